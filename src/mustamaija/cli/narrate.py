@@ -1,0 +1,84 @@
+"""Turn a record into a human-readable account of the deal, turn by turn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..cards import card_symbol, cards_of
+from ..formats.record import Record
+from ..game.actions import Beat, Declare, Lead
+from ..game.rules import PRESETS, Rules
+from ..game.state import State
+
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+
+
+def _cards(mask: int) -> str:
+    return " ".join(card_symbol(c) for c in cards_of(mask)) or "-"
+
+
+def rules_name(rules: Rules) -> str:
+    """Return the preset name of a rule set, or ``"custom"``."""
+    return next((name for name, r in PRESETS.items() if r == rules), "custom")
+
+
+def narrate(record: Record) -> Iterator[str]:
+    """Yield the lines of a turn-by-turn account of the record; raises on an illegal action."""
+    s = record.start()
+    yield (f"Mustamaija, {record.players} players, dealer seat {record.dealer}, "
+           f"rules {rules_name(record.rules)} ({record.rules.describe()})")
+    for seat in range(s.n):
+        yield f"  seat {seat}: {_cards(s.hands[seat])}"
+    yield f"  talon: {s.talon_size} cards"
+    if s.trump >= 0:
+        yield _trump_line(s)
+    for i, action in enumerate(record.actions):
+        before = s.copy()
+        from ..formats.record import _play
+
+        _play(s, i, action)
+        yield from _describe(before, s, action)
+    yield ""
+    if s.finished:
+        yield f"Seat {s.loser} is Mustamaija, left holding {_cards(s.hands[s.loser])}, after {s.turns} turns."
+    elif s.stopped:
+        yield f"The deal was stopped unfinished after {s.turns} turns (M21)."
+    else:
+        who = "lead" if s.phase == 0 else "defend"
+        yield f"The record ends here: seat {s.to_act} is to {who}."
+
+
+def _trump_line(s: State) -> str:
+    if s.trump_card >= 0:
+        line = f"  trump card turned: {card_symbol(s.trump_card)}, {SUIT_WORDS[s.trump]} are trumps"
+        if s.revealed:
+            line += f" (spades turned and put back into the talon: {_cards(s.revealed)})"
+        return line
+    return f"  {SUIT_WORDS[s.trump]} are trumps"
+
+
+def _describe(before: State, after: State, action: Lead | Beat | Declare) -> Iterator[str]:
+    seat = action.seat
+    if isinstance(action, Declare):
+        yield f"  seat {seat} declares the marriage K Q of {SUIT_WORDS[action.suit]}: {SUIT_WORDS[action.suit]} are trumps"
+        return
+    if isinstance(action, Lead):
+        yield f"{after.turns + 1:3d}. seat {seat} leads {_cards(action.cards)} to seat {before.defender}"
+        if before.trump_card < 0 <= after.trump_card:
+            yield _trump_line(after)
+    else:
+        beaten = "; ".join(f"{card_symbol(a)} with {card_symbol(b)}" for a, b in action.pairs)
+        taken = before.led & ~action.beaten
+        parts = []
+        if beaten:
+            parts.append(f"beats {beaten}")
+        if taken:
+            parts.append(f"picks up {_cards(taken)}")
+        yield f"     seat {seat} " + ", ".join(parts)
+    drawn = after.hands[seat] & ~before.hands[seat]
+    if isinstance(action, Beat):
+        drawn &= ~before.led
+    if drawn:
+        yield f"     seat {seat} draws {_cards(drawn)} ({after.talon_size} left in the talon)"
+    for out in after.out[len(before.out):]:
+        yield f"     seat {out} is out"
