@@ -298,6 +298,20 @@ class State:
 
     __copy__ = copy
 
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.rules, self.n, self.dealer, self.deck, tuple(self.hands), self.talon[self.tpos:], self.trump,
+            self.trump_card, self.turn_pending, self.revealed, self.public, self.discard, self.phase, self.attacker,
+            self.defender, self.led, self.sel, self.rem, self.used, self.pairs, self.limit, self.out, self.turns,
+            self.declarer, self.declared, self.loser, self.stopped, tuple(self.actions()),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Return whether two states are the same position with the same history."""
+        return isinstance(other, State) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # Mutable.
+
     # -- read-only facts ---------------------------------------------------------
 
     @property
@@ -424,6 +438,8 @@ class State:
                 raise IllegalActionError("M10", f"a lead must be all one suit: {card_name(step)} is not a {'SHDC'[top // 13]}")
             raise IllegalActionError("steps", f"a lead is chosen in rising order: after {card_name(top)} add a higher card or 'stop'")
         cur = L.current_led(self.rem, hand & ~self.used, self.trump)
+        if cur < 0:
+            raise IllegalActionError("M13", "no undecided led card can still be beaten: 'stop' picks up the rest")
         if self.used >> step & 1:
             raise IllegalActionError("M13", f"{card_name(step)} already beats a card: one beating card beats one led card")
         raise IllegalActionError("M13", f"{card_name(step)} does not beat {card_name(cur)}, the led card to answer now")
