@@ -46,12 +46,13 @@ class RecordError(FormatError):
     """An action of a record could not be replayed.
 
     :attr:`index` is the action's 0-based index, :attr:`seat` its seat and
-    :attr:`rule` the rule it breaks (``None`` when the action is malformed).
+    :attr:`rule` the rule it breaks: a RULES.md id, a rule key such as
+    ``max_lead``, or ``format`` when the action is malformed.
     """
 
-    def __init__(self, index: int, seat: object, rule: str | None, message: str) -> None:
+    def __init__(self, index: int, seat: object, rule: str, message: str) -> None:
         where = f"action {index} (seat {seat})"
-        super().__init__(f"{where}: {rule + ': ' if rule else ''}{message}")
+        super().__init__(f"{where}: {rule}: {message}")
         self.index = index
         self.seat = seat
         self.rule = rule

@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from ..errors import MustamaijaError
 from . import bench, demo, replay
 
 
@@ -29,6 +30,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["demo", *(argv or [])])
     try:
         return int(args.run(args))
+    except MustamaijaError as e:
+        print(f"mustamaija {args.command}: {e}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

@@ -104,7 +104,7 @@ class Record:
         players = _int(obj, "players")
         dealer = _int(obj, "dealer", 0)
         try:
-            rules = Rules.from_json(obj.get("rules") or {}) if obj.get("rules") is not None else Rules()
+            rules = Rules.from_json(obj.get("rules"))  # Missing or null: the defaults; [] or 0 is an error.
         except RulesError as e:
             raise FormatError(f"rules: {e}") from None
         try:
@@ -140,7 +140,9 @@ class Record:
             try:
                 actions.append(action_from_json(a, players))
             except FormatError as e:
-                raise RecordError(i, seat, None, str(e)) from None
+                # Replay stops at the first faulty action: report an illegal earlier one first.
+                cls(players, tuple(deck), dealer, rules, tuple(actions)).replay()
+                raise RecordError(i, seat, "format", str(e)) from None
         extra = {k: v for k, v in obj.items() if k not in _KNOWN}
         return cls(players, tuple(deck), dealer, rules, tuple(actions), extra)
 
@@ -221,7 +223,7 @@ def _play(state: State, index: int, action: Action) -> None:
     except IllegalActionError as e:
         raise RecordError(index, action.seat, e.rule, e.detail) from None
     except CardError as e:
-        raise RecordError(index, action.seat, None, str(e)) from None
+        raise RecordError(index, action.seat, "format", str(e)) from None
 
 
 def state_to_json(state: State) -> dict[str, Any]:

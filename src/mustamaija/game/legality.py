@@ -87,7 +87,7 @@ def lead_limit(rules: Rules, defender_cards: int, talon_size: int) -> int:
 
 def declarable_suits(rules: Rules, hand: int, declarer: int) -> int:
     """Return a 4-bit mask of the suits whose marriage ``hand`` may declare now (V3)."""
-    if rules.trump != "marriage" or declarer >= 0:
+    if rules.trump != "marriage" or declarer != -1:
         return 0
     out = 0
     for s in (1, 2, 3):  # V3: never spades.
@@ -177,10 +177,14 @@ def check_lead(seat: int, hand: int, cards: int, rules: Rules, defender_cards: i
 def check_beat(seat: int, hand: int, led: int, pairs: tuple[tuple[int, int], ...], trump: int) -> None:
     """Raise :class:`IllegalActionError` unless the defence ``pairs`` against ``led`` is legal (M2, M13)."""
     used = 0
+    done = 0
     trumps = "no trumps" if trump < 0 else f"trumps: {SUITS[trump]}"
     for target, beater in pairs:
         if not led >> target & 1:
             raise IllegalActionError("M13", f"{card_name(target)} was not led")
+        if done >> target & 1:
+            raise IllegalActionError("M13", f"{card_name(target)} is beaten twice: one beating card beats exactly one led card")
+        done |= 1 << target
         if not hand >> beater & 1:
             raise IllegalActionError("M13", f"seat {seat} does not hold {card_name(beater)}")
         if used >> beater & 1:
@@ -202,6 +206,8 @@ def check_declare(rules: Rules, seat: int, hand: int, suit: int, declarer: int, 
     """Raise :class:`IllegalActionError` unless ``seat`` may declare the marriage in ``suit`` (V2-V4)."""
     if rules.trump != "marriage":
         raise IllegalActionError("V2", f"marriages are not played under these rules (trump: {rules.trump})")
+    if declarer == -2:
+        raise IllegalActionError("V3", f"trumps ({SUITS[declared]}) were fixed by a marriage before this position")
     if declarer >= 0:
         raise IllegalActionError(
             "V3", f"trumps are already fixed by seat {declarer}'s marriage in {SUITS[declared]}: only the first declaration counts"

@@ -26,8 +26,8 @@ __all__ = ["DEFAULT_MAX_TURNS", "PRESETS", "PRESET_SOURCES", "Rules"]
 DEFAULT_MAX_TURNS: Final = 1000
 """M21: turns (a lead and its defence) after which a deal is stopped as unfinished.
 
-Random play ends every deal in well under a tenth of this (see docs/rules.md),
-so the guard only stops play that really loops.
+The longest of more than 100,000 random deals over every preset and player
+count took 314 turns (docs/rules.md), so the guard stops only play that loops.
 """
 
 _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
@@ -64,7 +64,8 @@ class Rules:
     def _validate(self) -> None:
         for key, allowed in _CHOICES.items():
             value = getattr(self, key)
-            if isinstance(value, bool) or value not in allowed:
+            # 5.0 == 5 but is no hand size: the type must match too (a float would break the deal).
+            if isinstance(value, bool) or value not in allowed or not isinstance(value, type(allowed[0])):
                 shown = ", ".join(repr(a) if isinstance(a, str) else str(a) for a in allowed)
                 raise RulesError(f"bad value {value!r} for rule {key!r}: expected one of {shown}")
         try:

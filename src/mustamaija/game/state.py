@@ -39,6 +39,8 @@ LEAD: Final = 0
 DEFEND: Final = 1
 OVER: Final = 2
 PHASES: Final = ("lead", "defend", "over")
+FIXED_BEFORE: Final = -2
+"""The ``declarer`` of a position whose marriage trumps were declared before it was set up."""
 
 CardsLike = str | Iterable[int] | Iterable[str] | CardSet
 
@@ -211,7 +213,7 @@ class State:
             raise RulesError(f"the attacker, seat {attacker}, holds no cards")
         s.trump = -1 if trump_suit is None else trump_suit
         if rules.trump == "marriage" and trump_suit is not None:
-            s.declarer = players  # Trumps are already fixed; no further marriage counts.
+            s.declarer = FIXED_BEFORE  # Trumps were fixed before the position: no marriage counts.
             s.declared = trump_suit
         s.public = seen
         s.discard = ((1 << 52) - 1) & ~seen
