@@ -1,0 +1,1 @@
+"""Search: the exact endgame solver (and later the search players)."""
