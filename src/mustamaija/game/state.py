@@ -460,7 +460,7 @@ class State:
         m = self._legal
         if m < 0:
             m = self.legal_mask()
-        if step < 0 or not m >> step & 1:
+        if step.__class__ is not int or step < 0 or not m >> step & 1:
             self.verify_step(step)
         self._legal = -1
         if step >= DECLARE:
