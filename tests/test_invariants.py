@@ -24,6 +24,7 @@ import pytest
 from mustamaija.cards import QS, SPADES, card_name, cards_of
 from mustamaija.formats.record import Record, state_to_json
 from mustamaija.game import DECLARE, DEFEND, LEAD, OVER, PRESETS, STOP, Beat, Declare, Lead, Rules, State, View, view_of
+from oracle import oracle_beats
 
 ALL = (1 << 52) - 1
 SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
@@ -44,15 +45,6 @@ def test_at_least_ten_thousand_deals_over_every_preset_and_player_count() -> Non
 
 
 # -- an independent oracle of the rules ---------------------------------------------------
-
-
-def oracle_beats(card: int, led: int, trump: int) -> bool:
-    """M2, M13, written out from the rule text rather than taken from the engine."""
-    if card == QS or led == QS:
-        return False
-    if card // 13 == led // 13:
-        return card % 13 > led % 13
-    return trump >= 0 and card // 13 == trump
 
 
 def oracle_limit(rules: Rules, defender_cards: int, talon_size: int) -> int:

@@ -24,6 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from mustamaija.cards import QS, SPADES, cards_of
 from mustamaija.errors import IllegalActionError
 from mustamaija.game import DECLARE, DEFEND, LEAD, OVER, PRESETS, Beat, Declare, Lead, State
+from oracle import oracle_beats
 
 ALL = (1 << 52) - 1
 SLOTS = tuple(n for n in State.__slots__ if n != "_legal")  # ``_legal`` is a cache, not state
@@ -40,15 +41,6 @@ def snapshot(s: State) -> tuple[Any, ...]:
         else:
             out.append(getattr(s, name))
     return tuple(out)
-
-
-def oracle_beats(card: int, led: int, trump: int) -> bool:
-    """M2, M13 from the rule text."""
-    if card == QS or led == QS:
-        return False
-    if card // 13 == led // 13:
-        return card % 13 > led % 13
-    return trump >= 0 and card // 13 == trump
 
 
 def oracle_lead(s: State, seat: int, cards: int) -> bool:

@@ -406,13 +406,7 @@ class State:
 
     def legal_actions(self) -> list[int]:
         """Return the legal steps in rising order."""
-        m = self.legal_mask()
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
+        return cards_of(self.legal_mask())  # The same bit walk serves card masks and step masks.
 
     def verify_step(self, step: int) -> None:
         """Raise :class:`IllegalActionError` naming the rule unless ``step`` is legal now."""

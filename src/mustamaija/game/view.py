@@ -105,8 +105,7 @@ class View:
 
     def legal_actions(self) -> list[int]:
         """Return the legal steps in rising order (empty unless it is the viewer's turn)."""
-        m = self.legal_mask()
-        return [i for i in range(57) if m >> i & 1]
+        return cards_of(self.legal_mask())
 
     def beaters(self, led: int) -> int:
         """Return the cards in the viewer's hand that beat ``led`` under the current trumps."""
