@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import pkgutil
 import sys
 from collections.abc import Sequence
 
 from ..errors import MustamaijaError
-from . import bench, demo, replay
+
+# Every module of this package with an ``add_parser`` function is a subcommand; modules
+# must import heavy dependencies inside ``run`` so that start-up stays quick.
+_ORDER = ("play", "demo", "replay", "solve", "hint", "tournament", "serve", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,8 +22,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Mustamaija, the Finnish card game: play, replay, analyse and benchmark.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (demo, replay, bench):
-        module.add_parser(sub)
+    names = [m.name for m in pkgutil.iter_modules(__path__)]
+    names.sort(key=lambda n: (_ORDER.index(n) if n in _ORDER else len(_ORDER), n))
+    for name in names:
+        module = importlib.import_module(f"{__name__}.{name}")
+        if hasattr(module, "add_parser"):
+            module.add_parser(sub)
     return parser
 
 
