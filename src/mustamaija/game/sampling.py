@@ -79,8 +79,8 @@ def sample_state(view: View, rng: random.Random) -> State:
     st.turns = view.turns
     st.declarer = view.declarer
     st.declared = view.declared
-    for action in view.history:
-        st._push(action)
+    st.log = view.history.node
+    st.nlog = len(view.history)
     st.loser = view.loser
     st.stopped = view.stopped
     return st

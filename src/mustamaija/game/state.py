@@ -28,6 +28,7 @@ from ..errors import CardError, IllegalActionError, RulesError
 from . import legality as L
 from .actions import DECLARE, STOP, Action, Beat, Declare, Lead, step_name
 from .deals import shuffled_deck
+from .history import History, Log
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ class State:
     turns: int
     declarer: int
     declared: int
-    log: tuple[Any, ...] | None
+    log: Log
     nlog: int
     loser: int
     stopped: bool
@@ -372,13 +373,7 @@ class State:
 
     def actions(self) -> list[Action]:
         """Return the compound actions taken so far, in order (the record's action list)."""
-        out: list[Action] = []
-        node = self.log
-        while node is not None:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
+        return list(History(self.log, self.nlog))
 
     def view(self, seat: int | None) -> View:
         """Return what ``seat`` can know (M22); ``None`` gives the spectator's view."""

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..cards import ALL_CARDS, SUITS, card_name, card_symbol, cards_of
 from . import legality as L
-from .actions import Action
+from .history import History
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class View:
     turns: int
     declarer: int
     declared: int
-    history: tuple[Action, ...]
+    history: History
 
     # -- acting -----------------------------------------------------------------
 
@@ -213,5 +213,5 @@ def view_of(state: State, seat: int | None) -> View:
         turns=state.turns,
         declarer=state.declarer,
         declared=state.declared,
-        history=tuple(state.actions()),
+        history=History(state.log, state.nlog),
     )
