@@ -1,6 +1,18 @@
 """Players: programs that choose steps from a seat's view, never from the true state."""
 
 from .base import Player
+from .heuristic import HeuristicPlayer, heuristic_step
 from .random import RandomPlayer
+from .registry import BotSpec, bot_names, make_bot, parse_bot_spec, register_bot
 
-__all__ = ["Player", "RandomPlayer"]
+__all__ = [
+    "BotSpec",
+    "HeuristicPlayer",
+    "Player",
+    "RandomPlayer",
+    "bot_names",
+    "heuristic_step",
+    "make_bot",
+    "parse_bot_spec",
+    "register_bot",
+]

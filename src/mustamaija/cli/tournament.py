@@ -1,0 +1,144 @@
+"""``mustamaija tournament``: bots play duplicate deals with seat rotation; loss rates with intervals.
+
+``--bots`` lists one bot spec per seat, separated by commas. A spec is a
+registered bot name, optionally with factory parameters separated by colons
+(``name:key=value:key=value``), and ``SPEC*K`` repeats a spec for K seats::
+
+    mustamaija tournament --players 4 --bots heuristic,random*3 --deals 2000 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from ..errors import MustamaijaError
+from ..game.rules import PRESETS, Rules
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the subcommand."""
+    p = sub.add_parser(
+        "tournament",
+        help="let bots play duplicate deals with seat rotation and report loss rates with 95%% intervals",
+        description="Every deal is played once per rotation of the lineup through the seats, with the same deck "
+        "(duplicate deals). Bot specs: NAME or NAME:key=value:key=value, one per seat, separated by commas; "
+        "SPEC*K repeats a spec K times. Known bots: random, heuristic, and any registered by other modules.",
+    )
+    p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
+    p.add_argument("--bots", default=None,
+                   help="comma-separated bot specs, one per seat (default: heuristic, then random in the other seats)")
+    rules = p.add_mutually_exclusive_group()
+    rules.add_argument("--preset", choices=list(PRESETS), default=None, help="rule preset (default standard)")
+    rules.add_argument("--rules", metavar="JSON", default=None,
+                       help="a rule set as a JSON object, or the name of a file holding one")
+    p.add_argument("--deals", type=int, default=200, help="number of deals, each played once per rotation (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); results do not depend on it")
+    p.add_argument("--no-rotate", action="store_true", help="play each deal once, with the lineup as given")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    p.add_argument("--out", metavar="DIR", default=None, help="write every game as a record file into DIR")
+    p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the loss rates with their intervals (needs matplotlib)")
+    p.set_defaults(run=run)
+
+
+def _lineup(text: str | None, players: int) -> list[str]:
+    if text is None:
+        return ["heuristic"] + ["random"] * (players - 1)
+    out: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            raise MustamaijaError(f"bad --bots {text!r}: an empty bot spec")
+        spec, star, count = part.rpartition("*")
+        if star and count.strip().isdigit():
+            out.extend([spec.strip()] * int(count))
+        else:
+            out.append(part)
+    return out
+
+
+def _rules(args: argparse.Namespace) -> tuple[Rules, str | None]:
+    if args.rules is None:
+        name = args.preset or "standard"
+        return Rules.preset(name), name
+    text = args.rules.strip()
+    if not text.startswith("{"):
+        try:
+            with open(text, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise MustamaijaError(f"--rules: cannot read {args.rules!r}: {e.strerror or e}") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise MustamaijaError(f"--rules: not valid JSON: {e}") from None
+    return Rules.from_json(obj), None
+
+
+class _Bar:
+    """A one-line progress bar on standard error."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - self.last < 0.2:
+            return
+        self.last = now
+        elapsed = now - self.start
+        rate = done / elapsed if elapsed > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else 0.0
+        width = 30
+        filled = width * done // total
+        bar = "#" * filled + "." * (width - filled)
+        sys.stderr.write(f"\r[{bar}] {done}/{total} deals  {rate:6.1f} deals/s  eta {eta:5.0f} s ")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the tournament and print its report."""
+    from ..tournament.report import plot_loss_rates, table_lines
+    from ..tournament.runner import TournamentSettings, run_tournament
+
+    rules, preset = _rules(args)
+    if args.jobs < 1:
+        raise MustamaijaError(f"--jobs must be at least 1, not {args.jobs}")
+    settings = TournamentSettings(
+        players=args.players, bots=tuple(_lineup(args.bots, args.players)), rules=rules, deals=args.deals,
+        seed=args.seed, rotate=not args.no_rotate, preset=preset,
+    )
+    # Build one of each bot now, so that a bad spec fails before any process starts.
+    from ..players.registry import make_bot
+
+    for spec in dict.fromkeys(settings.bots):
+        make_bot(spec, 0)
+    progress = _Bar() if sys.stderr.isatty() else None
+    result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress)
+    if args.plot:
+        try:
+            plot_loss_rates(result, args.plot)
+        except ImportError:
+            raise MustamaijaError("--plot needs matplotlib: pip install 'mustamaija[plot]'") from None
+    if args.json:
+        obj: dict[str, Any] = result.to_json()
+        if args.out:
+            obj["out"] = args.out
+        if args.plot:
+            obj["plot"] = args.plot
+        print(json.dumps(obj))
+    else:
+        for line in table_lines(result):
+            print(line)
+        if args.out:
+            print(f"records written to {args.out}")
+        if args.plot:
+            print(f"plot written to {args.plot}")
+    return 0

@@ -1,0 +1,265 @@
+"""Tournaments: the statistics on textbook inputs, the bot registry and specs, the runner and the CLI end to end."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mustamaija import State
+from mustamaija.errors import MustamaijaError
+from mustamaija.formats.record import Record
+from mustamaija.game import Rules
+from mustamaija.players import RandomPlayer
+from mustamaija.players.registry import BotSpec, bot_names, make_bot, parse_bot_spec, register_bot, sees_all
+from mustamaija.tournament import (
+    TournamentSettings,
+    deal_seed,
+    paired_difference,
+    play_game,
+    run_tournament,
+    wilson_interval,
+)
+from mustamaija.tournament.report import table_lines
+
+CLI = [sys.executable, "-m", "mustamaija"]
+
+# -- statistics ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        # Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3 (Wilson score, no continuity correction).
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+        (29, 29, 0.8830, 1.0),
+        (50, 100, 0.4038, 0.5962),
+    ],
+)
+def test_wilson_interval_textbook_values(k: int, n: int, low: float, high: float) -> None:
+    lo, hi = wilson_interval(k, n)
+    assert round(lo, 4) == low
+    assert round(hi, 4) == high
+
+
+def test_wilson_interval_edges() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = wilson_interval(3, 10)
+    assert lo < 0.3 < hi
+    # A wider z gives a wider interval; more trials a narrower one.
+    lo99, hi99 = wilson_interval(3, 10, z=2.5758)
+    assert lo99 < lo and hi99 > hi
+    lo2, hi2 = wilson_interval(300, 1000)
+    assert hi2 - lo2 < hi - lo
+    with pytest.raises(ValueError):
+        wilson_interval(5, 3)
+
+
+def test_paired_difference_known_input() -> None:
+    d = paired_difference([1.0, 0.0, 0.5, 0.25], [0.0, 0.0, 0.25, 0.25])
+    diffs = [1.0, 0.0, 0.25, 0.0]
+    mean = sum(diffs) / 4
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / 3)
+    assert d.units == 4
+    assert d.mean == pytest.approx(0.3125)
+    assert d.stderr == pytest.approx(sd / 2)
+    assert d.ci_low == pytest.approx(0.3125 - 1.959963984540054 * sd / 2)
+    assert d.ci_high == pytest.approx(0.3125 + 1.959963984540054 * sd / 2)
+    assert 0.18 < d.p_value < 0.19  # z = 1.32
+
+
+def test_paired_difference_degenerate_cases() -> None:
+    same = paired_difference([0.25] * 10, [0.25] * 10)
+    assert (same.mean, same.ci_low, same.ci_high, same.p_value) == (0.0, 0.0, 0.0, 1.0)
+    constant = paired_difference([1.0] * 5, [0.0] * 5)
+    assert constant.mean == 1.0 and constant.p_value == 0.0
+    one = paired_difference([1.0], [0.0])
+    assert one.units == 1 and math.isinf(one.ci_high)
+    with pytest.raises(ValueError):
+        paired_difference([1.0], [1.0, 2.0])
+
+
+# -- bot specs and the registry ----------------------------------------------------------------
+
+
+def test_bot_specs_parse_and_print_canonically() -> None:
+    spec = parse_bot_spec("heuristic:b=2:a=x:c=true:d=0.5:e=none")
+    assert spec.name == "heuristic"
+    assert dict(spec.params) == {"b": 2, "a": "x", "c": True, "d": 0.5, "e": None}
+    assert str(spec) == "heuristic:a=x:b=2:c=true:d=0.5:e=none"
+    assert parse_bot_spec(str(spec)) == spec
+    assert parse_bot_spec(" random ") == BotSpec("random")
+    for bad in ("", "heuristic:x", "heuristic:=3", "heuristic:a=1:a=2"):
+        with pytest.raises(MustamaijaError):
+            parse_bot_spec(bad)
+
+
+def test_registry_makes_the_builtin_bots_and_rejects_unknown_ones() -> None:
+    assert {"random", "heuristic"} <= set(bot_names())
+    assert make_bot("random", 1).name == "random"
+    assert make_bot("heuristic:end_suit=0.5", 1).name == "heuristic"
+    with pytest.raises(MustamaijaError, match="unknown bot 'nobody'"):
+        make_bot("nobody", 1)
+    with pytest.raises(MustamaijaError, match="no_such_weight"):
+        make_bot("heuristic:no_such_weight=1", 1)
+    with pytest.raises(MustamaijaError, match="no parameters"):
+        make_bot("random:x=1", 1)
+
+
+class _OpenHand:
+    """A test open-hand bot: plays the first legal step, and checks that it is given the true state."""
+
+    name = "open-test"
+    sees_all = True
+    states_seen = 0
+
+    def act(self, view: object) -> int:
+        raise AssertionError("an open-hand bot must be given the state")
+
+    def act_open(self, state: State) -> int:
+        assert isinstance(state, State)
+        _OpenHand.states_seen += 1
+        return state.legal_actions()[0]
+
+
+def _open_factory(params: Mapping[str, Any], seed: int) -> _OpenHand:
+    return _OpenHand()
+
+
+def test_registered_bots_play_and_open_hand_bots_get_the_state() -> None:
+    register_bot("open-test", _open_factory, description="test", replace=True)
+    assert sees_all(make_bot("open-test", 0)) and not sees_all(RandomPlayer(seed=1))
+    t = TournamentSettings(players=3, bots=("open-test", "random", "random"), deals=3, seed=2)
+    result = run_tournament(t)
+    assert _OpenHand.states_seen > 0
+    assert len(result.games) == 9
+    with pytest.raises(ValueError, match="already registered"):
+        register_bot("open-test", lambda params, seed: RandomPlayer(seed=seed))
+
+
+# -- the runner -------------------------------------------------------------------------------------
+
+
+def test_settings_are_validated() -> None:
+    with pytest.raises(MustamaijaError, match="one bot spec per seat"):
+        TournamentSettings(players=3, bots=("random", "random"))
+    with pytest.raises(MustamaijaError, match="positive"):
+        TournamentSettings(players=2, bots=("random", "random"), deals=0)
+    t = TournamentSettings(players=2, bots=("heuristic:end_suit=0.6", "random"))
+    assert t.bots == ("heuristic:end_suit=0.6", "random")
+
+
+def test_duplicate_deals_rotate_the_lineup_over_the_same_deck(tmp_path: Path) -> None:
+    t = TournamentSettings(players=3, bots=("heuristic", "random", "random"), deals=2, seed=11)
+    for r in range(3):
+        play_game(t, 1, r, tmp_path)
+    records = [Record.load(tmp_path / f"deal-000001-rot-{r}.json") for r in range(3)]
+    first = State.from_seed(3, deal_seed(11, 1))
+    for r, rec in enumerate(records):
+        assert rec.deck == first.deck and rec.dealer == first.dealer
+        assert rec.extra["seed"] == deal_seed(11, 1)
+        assert rec.extra["bots"][r] == "heuristic"  # Lineup position 0 sits in seat r.
+        assert rec.replay().is_over
+
+
+def test_identical_bots_lose_about_one_in_n() -> None:
+    for n, bot in ((2, "random"), (3, "heuristic"), (4, "random")):
+        t = TournamentSettings(players=n, bots=(bot,) * n, deals=60, seed=6)
+        result = run_tournament(t)
+        (row,) = result.by_spec()
+        # Every finished game has one loser among the n identical bots.
+        assert row.loss_rate == pytest.approx(1 / n)
+        assert row.loss_ratio == pytest.approx(1.0)
+        for pos in result.by_position():
+            # Each position on its own: within its interval (99%, as nine positions are checked).
+            lo, hi = wilson_interval(pos.losses, pos.games, z=2.5758)
+            assert lo <= 1 / n <= hi, (n, pos)
+        assert result.stopped == 0
+
+
+def test_stopped_deals_have_no_loser_and_are_reported_apart() -> None:
+    rules = Rules(max_turns=8)
+    t = TournamentSettings(players=3, bots=("random",) * 3, rules=rules, deals=5, seed=1)
+    result = run_tournament(t)
+    assert result.stopped == 15
+    assert all(g.loser is None for g in result.games)
+    obj = result.to_json()
+    assert obj["stopped"] == 15 and obj["finished"] == 0
+    assert obj["bots"]["random"]["deals"] == 0
+
+
+def test_pairwise_comparison_is_paired_by_deal() -> None:
+    t = TournamentSettings(players=3, bots=("heuristic", "random", "random"), deals=30, seed=3)
+    result = run_tournament(t)
+    (p,) = result.pairwise()
+    assert (p["a"], p["b"]) == ("heuristic", "random")
+    assert p["deals"] == 30
+    h, r = result.by_spec()
+    assert p["difference"] == pytest.approx(h.loss_rate - r.loss_rate)
+    assert p["ci_high"] < 0  # The heuristic loses clearly less.
+    assert any("heuristic - random" in line for line in table_lines(result))
+
+
+def test_progress_is_reported() -> None:
+    seen: list[tuple[int, int]] = []
+    t = TournamentSettings(players=2, bots=("random", "random"), deals=4, seed=0)
+    run_tournament(t, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (4, 4)
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_cli_end_to_end(tmp_path: Path) -> None:
+    common = ["tournament", "--players", "3", "--bots", "heuristic,random*2", "--deals", "8", "--seed", "4", "--json"]
+    one = _cli(*common, "--jobs", "1", "--out", "recs", "--plot", "loss.png", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    two = _cli(*common, "--jobs", "2", cwd=tmp_path)
+    assert two.returncode == 0, two.stderr
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    keys = ("deals", "losses", "loss_rate", "ci_low", "ci_high", "decisions")
+    for spec in ("heuristic", "random"):
+        assert {k: a["bots"][spec][k] for k in keys} == {k: b["bots"][spec][k] for k in keys}
+    assert a["pairwise"][0]["difference"] == b["pairwise"][0]["difference"]
+    assert a["games"] == 24 and a["finished"] + a["stopped"] == 24
+    assert a["settings"]["bots"] == ["heuristic", "random", "random"]
+    row = a["bots"]["heuristic"]
+    assert row["deals"] == a["finished"] and 0 <= row["ci_low"] <= row["loss_rate"] <= row["ci_high"] <= 1
+    # Records: one per game, in sorted order, each replaying to the end.
+    files = sorted((tmp_path / "recs").iterdir())
+    assert [f.name for f in files[:4]] == [
+        "deal-000000-rot-0.json", "deal-000000-rot-1.json", "deal-000000-rot-2.json", "deal-000001-rot-0.json",
+    ]
+    assert len(files) == 24
+    replay = _cli("replay", "--json", *(str(f) for f in files[:6]), cwd=tmp_path)
+    assert replay.returncode == 0, replay.stderr
+    finals = [json.loads(line) for line in replay.stdout.splitlines()]
+    assert len(finals) == 6 and all(f["phase"] == "over" for f in finals)
+    losers = sum(1 for f in finals if f["finished"])
+    assert losers == 6
+    # The plot is a PNG.
+    assert (tmp_path / "loss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_table_rules_json_and_errors(tmp_path: Path) -> None:
+    r = _cli("tournament", "--players", "2", "--rules", '{"hand_size": 3, "trump": "fixed"}', "--deals", "3",
+             "--bots", "heuristic:end_suit=0.5,random", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "heuristic:end_suit=0.5" in r.stdout and "95% Wilson interval" in r.stdout
+    bad = _cli("tournament", "--players", "3", "--bots", "heuristic,random", cwd=tmp_path)
+    assert bad.returncode == 2 and "one bot spec per seat" in bad.stderr
+    unknown = _cli("tournament", "--players", "2", "--bots", "nobody,random", "--deals", "1", cwd=tmp_path)
+    assert unknown.returncode == 2 and "unknown bot 'nobody'" in unknown.stderr
