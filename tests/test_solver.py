@@ -1,114 +1,310 @@
-"""The endgame solver agrees with a plain, slow search through the engine itself."""
+"""The endgame solver agrees with a plain, slow search through the engine itself.
+
+The reference is a retrograde analysis over the engine's own moves (every
+legal lead, defence and marriage declaration), so it shares nothing with the
+solver's pruning: no canonical keys, no equivalent cards, no dominance.
+Every safe first lead the solver reports must be safe by the reference, and
+every lead the reference finds safe must be reported.
+"""
+
+from __future__ import annotations
 
 import random
+from collections.abc import Callable, Hashable
 
 import pytest
 
-from mustamaija.cards import SUIT_MASKS
-from mustamaija.game import State
-from mustamaija.search.solver import solve
+from mustamaija.cards import QS, card_name, cards_of, parse_cards
+from mustamaija.errors import MustamaijaError
+from mustamaija.game import Beat, Declare, Lead, Rules, State
+from mustamaija.game import legality as L
+from mustamaija.search.solver import Solver, solve
+from mustamaija.search.solver_bench import bench_solver, random_position
+
+Key = Hashable
 
 
-def _brute(state: State, hero: int) -> bool:
-    """Return whether ``hero`` can make sure of not losing, by retrograde analysis over the engine's own moves.
+def _key(s: State) -> Key:
+    return (tuple(s.hands), s.phase, s.attacker, s.defender, s.led, s.trump)
+
+
+def _retrograde(state: State, hero: int) -> set[Key]:
+    """Return the keys of every reachable position from which the others can force ``hero`` to lose.
 
     Every reachable position is listed with its successors; the positions from
-    which the others can force ``hero`` to lose are found by fixpoint iteration
-    (an attractor). Everything else is safe: a win, or play that never ends,
-    which M21 would stop without a loser.
+    which the others can force ``hero`` to lose are found backwards from the
+    lost ends (an attractor, by the usual work list: a position where
+    ``hero`` acts is lost once all its successors are, one where another seat
+    acts as soon as one is). Everything else is safe: a win, or play that
+    never ends, which M21 would stop without a loser.
     """
-
-    def key(s: State) -> tuple[object, ...]:
-        return (tuple(s.hands), s.phase, s.attacker, s.defender, s.led)
-
-    nodes: dict[tuple[object, ...], tuple[int, list[tuple[object, ...]]]] = {}
-    loss: set[tuple[object, ...]] = set()
+    nodes: dict[Key, tuple[int, set[Key]]] = {}
+    loss: set[Key] = set()
     stack = [state]
     while stack:
         s = stack.pop()
-        k = key(s)
+        k = _key(s)
         if k in nodes:
             continue
         if s.is_over or not s.hands[hero]:
-            nodes[k] = (-1, [])
+            nodes[k] = (-1, set())
             if s.hands[hero] and s.loser == hero:
                 loss.add(k)
             continue
-        moves = list(s.legal_leads()) if s.phase == 0 else list(s.legal_beats())
-        succ = []
-        for m in moves:
+        succ = set()
+        for m in s.legal_declares():
             t = s.copy()
             t.play(m)
-            succ.append(key(t))
+            succ.add(_key(t))
             stack.append(t)
+        # The engine's own listings give only legal moves, so they are played without checking them again.
+        if s.phase == 0:
+            for lead in s.legal_leads():
+                t = s.copy()
+                t._do_lead(lead.cards)
+                succ.add(_key(t))
+                stack.append(t)
+        else:
+            for beat in s.legal_beats():
+                t = s.copy()
+                t._do_beat(beat.seat, beat.pairs)
+                succ.add(_key(t))
+                stack.append(t)
         nodes[k] = (s.to_act, succ)
-    changed = True
-    while changed:
-        changed = False
-        for k, (actor, succ) in nodes.items():
-            if k in loss or actor < 0:
+    preds: dict[Key, list[Key]] = {k: [] for k in nodes}
+    left = {}
+    for k, (_, succ) in nodes.items():
+        left[k] = len(succ)
+        for x in succ:
+            preds[x].append(k)
+    work = list(loss)
+    while work:
+        x = work.pop()
+        for k in preds[x]:
+            if k in loss:
                 continue
-            hit = all(x in loss for x in succ) if actor == hero else any(x in loss for x in succ)
-            if hit:
+            left[k] -= 1
+            if nodes[k][0] != hero or left[k] == 0:
                 loss.add(k)
-                changed = True
-    return key(state) not in loss
+                work.append(k)
+    return loss
 
 
-def _position(rng: random.Random, sizes: list[int], trump: int | None) -> State:
-    cards = [c for c in range(52) if c != 10]
+def _brute(state: State, hero: int) -> bool:
+    return _key(state) not in _retrograde(state, hero)
+
+
+def _brute_safe_leads(state: State) -> tuple[bool, set[int], dict[int, set[int]]]:
+    """Return (attacker safe, safe leads without declaring, safe leads after each declaration) by the reference."""
+    hero = state.attacker
+    loss = _retrograde(state, hero)
+    leads = set()
+    for lead in state.legal_leads():
+        t = state.copy()
+        t.play(lead)
+        if _key(t) not in loss:
+            leads.add(lead.cards)
+    declared: dict[int, set[int]] = {}
+    for decl in state.legal_declares():
+        t = state.copy()
+        t.play(decl)
+        found = set()
+        for lead in t.legal_leads():
+            u = t.copy()
+            u.play(lead)
+            if _key(u) not in loss:
+                found.add(lead.cards)
+        if found:
+            declared[decl.suit] = found
+    return _key(state) not in loss, leads, declared
+
+
+def _position(rng: random.Random, sizes: list[int], trump: int | None, rules: Rules | None = None) -> State:
+    cards = [c for c in range(52) if c != QS]
     rng.shuffle(cards)
-    pool = [10, *cards[: sum(sizes) - 1]]
+    pool = [QS, *cards[: sum(sizes) - 1]]
     rng.shuffle(pool)
     hands, k = [], 0
     for n in sizes:
         hands.append(pool[k:k + n])
         k += n
-    return State.from_position(hands, attacker=0, trump_suit=trump)
+    return State.from_position(hands, attacker=0, trump_suit=trump, rules=rules)
 
 
-@pytest.mark.parametrize(
-    ("sizes", "count"), [([3, 3], 60), ([4, 4], 40), ([5, 4], 25), ([2, 2, 2], 25), ([3, 2, 2], 12), ([2, 2, 1, 2], 15)]
-)
-def test_solver_matches_brute_force(sizes: list[int], count: int) -> None:
+def _check(s: State) -> bool:
+    value, leads, declared = _brute_safe_leads(s)
+    r = solve(s)
+    shown = [[card_name(c) for c in cards_of(h)] for h in s.hands]
+    assert r.attacker_safe == value, (shown, s.trump)
+    assert set(r.safe_leads) == leads, (shown, s.trump)
+    assert len(r.safe_leads) == len(set(r.safe_leads))
+    assert {k: set(v) for k, v in r.declarations.items()} == declared, (shown, s.trump)
+    _replay_line(s, r.line, r.attacker_safe)
+    return value
+
+
+def _replay_line(s: State, line: list[object], safe: bool) -> None:
+    t = s.copy()
+    for action in line:
+        t.play(action)  # type: ignore[arg-type]
+    if t.is_over or not t.hands[s.attacker]:
+        assert (t.loser != s.attacker) == safe
+    else:
+        assert safe  # A line that does not end goes round for ever: safe for the attacker (M21).
+
+
+# -- two players: hundreds of small positions --------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_two_players_match_the_reference_lead_by_lead(seed: int) -> None:
+    rng = random.Random(f"two:{seed}")
+    outcomes = set()
+    for i in range(50):
+        # At most five cards a hand; one 5+5 position per run (the reference is slow on those).
+        sizes = [5, 5] if i == 0 else [rng.randint(1, 5), rng.randint(1, 4)]
+        if sum(sizes) < 3:
+            sizes[0] += 1
+        outcomes.add(_check(_position(rng, sizes, rng.choice([None, 1, 2, 3]))))
+    assert outcomes == {True, False}  # Both outcomes occur, so the comparison means something.
+
+
+def test_two_players_spades_trumps_and_capped_leads() -> None:
+    rng = random.Random("spades")
+    rules_sets = [Rules(spades_can_be_trump=True), Rules(max_lead=2), Rules(trump="fixed", trump_suit="H")]
+    for i in range(45):
+        rules = rules_sets[i % 3]
+        trump = 0 if i % 3 == 0 else 1 if i % 3 == 2 else rng.choice([None, 2])
+        _check(_position(rng, [rng.randint(2, 5), rng.randint(2, 5)], trump, rules))
+
+
+# -- more players ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("sizes", "count"), [([2, 2, 2], 30), ([3, 2, 2], 10), ([3, 3, 1], 12), ([2, 2, 1, 2], 15), ([2, 1, 2, 2], 15)])
+def test_more_players_match_the_reference(sizes: list[int], count: int) -> None:
     rng = random.Random(f"{sizes}")
-    wins = 0
+    outcomes = set()
     for _ in range(count):
-        trump = rng.choice([None, 1, 2, 3])
-        s = _position(rng, sizes, trump)
-        r = solve(s)
-        assert r.attacker_safe == _brute(s, 0), s.hands
-        wins += r.attacker_safe
-    assert 0 < wins < count  # Both outcomes occur, so the comparison means something.
+        outcomes.add(_check(_position(rng, sizes, rng.choice([None, 1, 2, 3]))))
+    assert outcomes == {True, False}
 
 
-def test_safe_leads_are_exactly_the_safe_first_moves() -> None:
-    rng = random.Random(5)
-    for _ in range(15):
-        s = _position(rng, [4, 4], rng.choice([None, 3]))
+def test_three_players_with_one_seat_out() -> None:
+    rng = random.Random(3)
+    for _ in range(20):
+        s = _position(rng, [3, 3], rng.choice([None, 2]))
+        hands = [s.hands[0], 0, s.hands[1]]
+        t = State.from_position([cards_of(h) for h in hands], attacker=0, trump_suit=s.trump_suit)
+        assert solve(t).attacker_safe == _brute(t, 0) == solve(s).attacker_safe
+
+
+# -- marriages still to be declared ------------------------------------------------------------------
+
+_KQ = [c for s in (1, 2, 3) for c in (s * 13 + 10, s * 13 + 11)]
+
+
+def _marriage_position(rng: random.Random, sizes: list[int]) -> State:
+    cards = [c for c in range(52) if c != QS and c not in _KQ]
+    rng.shuffle(cards)
+    kq = _KQ[:]
+    rng.shuffle(kq)
+    n_kq = rng.randint(2, 4)
+    pool = [QS, *kq[:n_kq], *cards[: sum(sizes) - 1 - n_kq]]
+    rng.shuffle(pool)
+    hands, k = [], 0
+    for n in sizes:
+        hands.append(pool[k:k + n])
+        k += n
+    return State.from_position(hands, attacker=0, trump_suit=None, rules=Rules.preset("salmi"))
+
+
+@pytest.mark.parametrize(("sizes", "count"), [([3, 3], 40), ([4, 3], 20), ([2, 2, 2], 15)])
+def test_marriages_match_the_reference(sizes: list[int], count: int) -> None:
+    rng = random.Random(f"marriage{sizes}")
+    declared = 0
+    for _ in range(count):
+        s = _marriage_position(rng, sizes)
+        _check(s)
         r = solve(s)
-        reported = set(r.safe_leads)
+        declared += bool(r.declarations) or any(isinstance(a, Declare) for a in r.line)
+    if len(sizes) == 2:
+        assert declared  # Some positions really do turn on a marriage.
+
+
+def test_a_marriage_declared_before_the_position_is_fixed() -> None:
+    s = State.from_position([["KH", "QH", "2C"], ["QS", "3C"]], attacker=0, trump_suit=2, rules=Rules.preset("salmi"))
+    assert not s.legal_declares()
+    assert solve(s).declarations == {}
+
+
+# -- the pieces other modules call ------------------------------------------------------------------
+
+
+def test_public_pieces_agree_with_the_reference() -> None:
+    """``leads``, ``lead_safe``, ``defences``, ``resolve`` and ``after``, as the search bot calls them."""
+    rng = random.Random(12)
+    for _ in range(25):
+        s = _position(rng, [rng.randint(2, 4), rng.randint(2, 4)], rng.choice([None, 3]))
+        hands = tuple(s.hands)
+        solver = Solver(s.rules, s.trump, 2)
+        loss = _retrograde(s, 0)
         for lead in s.legal_leads():
             t = s.copy()
             t.play(lead)
-            # The attacker is safe after this lead iff every defence leaves it safe.
-            safe = all(_defence_safe(t, beat) for beat in t.legal_beats())
-            if lead.cards in reported:
-                assert safe
-            elif safe:
-                # An equivalent lead (same cards up to equivalence) must be reported instead.
-                suit = SUIT_MASKS[(lead.cards.bit_length() - 1) // 13]
-                assert any(m.bit_count() == lead.cards.bit_count() and m & suit for m in reported)
+            assert solver.lead_safe(hands, 0, lead.cards, 0) == (_key(t) not in loss)
+            # Some defence the solver offers is as good for the defender as any legal defence.
+            best = any(solver.after(*solver.resolve(hands, 0, 1, lead.cards, p), 1)
+                       for p in solver.defences(hands[1], lead.cards, hands[0] & ~lead.cards | lead.cards))
+            after_loss = _retrograde(t, 1)
+            reference = any(_key(u) not in after_loss for u in _after_each(t))
+            assert best == reference
+            for pairs in solver.defences(hands[1], lead.cards, hands[0]):
+                L.check_beat(1, hands[1], lead.cards, pairs, s.trump)
+        reps = solver.leads(hands[0], hands[1], hands[1])
+        assert bool(reps) and any(solver.lead_safe(hands, 0, m, 0) for m in reps) == _brute(s, 0)
 
 
-def _defence_safe(s: State, beat: object) -> bool:
-    t = s.copy()
-    t.play(beat)  # type: ignore[arg-type]
-    if t.is_over:
-        return t.loser != 0
-    if not t.hands[0]:
-        return True
-    return _brute(t, 0)
+def _after_each(t: State) -> list[State]:
+    out = []
+    for beat in t.legal_beats():
+        u = t.copy()
+        u.play(beat)
+        out.append(u)
+    return out
+
+
+def test_representatives_take_the_lowest_cards_of_each_run() -> None:
+    solver = Solver(Rules(), 3, 2)
+    hand = sum(1 << c for c in parse_cards("4H 5H 7H 9H QS"))
+    other = sum(1 << c for c in parse_cards("6H 2C"))
+    rep: Callable[[str], list[str]] = lambda text: [  # noqa: E731
+        card_name(c) for c in cards_of(solver.representative(hand, other, sum(1 << c for c in parse_cards(text))))
+    ]
+    assert rep("5H") == ["4H"]
+    assert rep("9H") == ["7H"]
+    assert rep("5H 9H") == ["4H", "7H"]
+    assert rep("QS") == ["QS"]
+
+
+def test_big_two_player_positions_are_quick_and_consistent() -> None:
+    rng = random.Random(2024)
+    for _ in range(4):
+        s = random_position(rng, [8, 8])
+        r = solve(s)
+        assert r.time_s < 5
+        assert r.attacker_safe == bool(r.safe_leads)
+        for m in r.safe_leads:
+            assert s.can_lead(m)
+        _replay_line(s, r.line, r.attacker_safe)
+        # Value alone, with a fresh table, agrees.
+        assert Solver(s.rules, s.trump, 2).safe(tuple(s.hands), 0, 0) == r.attacker_safe
+
+
+def test_solve_needs_an_empty_talon_and_a_lead() -> None:
+    s = State.from_seed(players=2, seed=1)
+    with pytest.raises(MustamaijaError, match="empty talon"):
+        solve(s)
 
 
 def test_principal_line_replays_through_the_engine() -> None:
@@ -116,11 +312,11 @@ def test_principal_line_replays_through_the_engine() -> None:
     for _ in range(20):
         s = _position(rng, [5, 5], rng.choice([None, 1]))
         r = solve(s)
-        t = s.copy()
-        for action in r.line:
-            t.play(action)
-        assert t.is_over or not t.hands[0]
-        if r.attacker_safe:
-            assert t.loser != 0
-        else:
-            assert t.loser == 0
+        _replay_line(s, r.line, r.attacker_safe)
+        assert all(isinstance(a, Lead | Beat) for a in r.line)
+
+
+def test_bench_reports_every_size() -> None:
+    rows = bench_solver(sizes=[(3, 3), (2, 2, 2)], count=2, seed=3)
+    assert [r["size"] for r in rows] == ["3+3", "2+2+2"]
+    assert all(r["median_s"] >= 0 and r["count"] == 2 for r in rows)

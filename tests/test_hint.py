@@ -1,0 +1,209 @@
+"""Hints: proven results when the seat knows every card, sampled loss rates otherwise, and never a peek at hidden cards."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mustamaija.analysis import HintResult, hint
+from mustamaija.errors import MustamaijaError
+from mustamaija.formats import Record
+from mustamaija.game import Beat, Declare, Lead, Rules, State, sample_state
+from mustamaija.search.solver import solve
+from test_solver import _brute_safe_leads, _key, _position, _retrograde
+
+
+def _played(players: int, seed: int, turns: int, rules: Rules | None = None) -> State:
+    rng = random.Random(seed)
+    s = State.from_seed(players, seed, rules)
+    while not s.is_over and s.turns < turns:
+        s.apply(rng.choice(s.legal_actions()))
+        while s.in_progress:
+            s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def _same(a: HintResult, b: HintResult) -> None:
+    ja, jb = a.to_json(), b.to_json()
+    ja.pop("seconds")
+    jb.pop("seconds")
+    assert ja == jb
+
+
+# -- exact hints ------------------------------------------------------------------------------
+
+
+def test_a_solver_position_gives_the_proven_safe_leads() -> None:
+    rng = random.Random(3)
+    for _ in range(12):
+        s = _position(rng, [rng.randint(2, 5), rng.randint(2, 4)], rng.choice([None, 1, 3]))
+        h = hint(s)
+        assert h.method == "solver" and h.exact and h.phase == "lead" and h.seat == 0
+        value, leads, _ = _brute_safe_leads(s)
+        assert {c.actions[0].cards for c in h.candidates if c.safe} == leads  # type: ignore[union-attr]
+        assert len(h.candidates) == len(list(s.legal_leads()))
+        assert (h.best is not None and h.best.safe) is value
+        assert s.can_play(h.action)  # type: ignore[arg-type]
+
+
+def test_a_defender_gets_the_proven_result_of_every_defence() -> None:
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(12):
+        s = _position(rng, [rng.randint(2, 4), rng.randint(2, 4)], rng.choice([None, 2]))
+        s.play(rng.choice(list(s.legal_leads())))
+        if s.is_over:
+            continue
+        h = hint(s)
+        assert h.method == "solver" and h.phase == "defend" and h.seat == 1
+        loss = _retrograde(s, 1)
+        seen = 0
+        for c in h.candidates:
+            for acts in (c.actions, *c.also):
+                beat = acts[-1]
+                assert isinstance(beat, Beat)
+                t = s.copy()
+                t.play(beat)
+                assert (_key(t) not in loss) is c.safe
+                seen += 1
+        distinct = {(b.beaten, b.beaters) for b in s.legal_beats()}
+        assert seen == len(distinct)
+        checked += 1
+    assert checked > 5
+
+
+def test_three_seats_every_card_known() -> None:
+    s = State.from_position([["QS", "7H"], ["2H", "KC"], ["8H", "3C"]], attacker=0, trump_suit=None)
+    h = hint(s)
+    assert h.method == "solver"
+    assert (h.best is not None and h.best.safe) is solve(s).attacker_safe
+
+
+def test_a_marriage_to_declare_is_a_candidate() -> None:
+    s = State.from_position([["KH", "QH", "2C", "3C"], ["QS", "AC", "4D"]], attacker=0, trump_suit=None,
+                            rules=Rules.preset("salmi"))
+    h = hint(s)
+    _, leads, declared = _brute_safe_leads(s)
+    assert any(isinstance(c.actions[0], Declare) for c in h.candidates)
+    for c in h.candidates:
+        first = c.actions[0]
+        if isinstance(first, Declare):
+            assert c.safe is (first.suit in declared)
+        else:
+            assert isinstance(first, Lead) and c.safe is (first.cards in leads)
+
+
+# -- sampled hints ------------------------------------------------------------------------------
+
+
+def test_an_early_position_gives_loss_rates() -> None:
+    s = State.from_seed(players=3, seed=4)
+    h = hint(s, iters=30, seed=2)
+    assert h.method == "sampled" and not h.exact and h.worlds == 30
+    assert len(h.candidates) >= 2
+    rates = [c.loss_rate for c in h.candidates]
+    assert all(r is not None and 0 <= r <= 1 for r in rates)
+    assert rates == sorted(rates)  # type: ignore[type-var]
+    assert all(c.samples == 30 and c.stderr is not None for c in h.candidates)
+    assert any(c.loss_rate != rates[0] for c in h.candidates)  # They are told apart.
+    for c in h.candidates:
+        assert s.can_play(c.actions[0])
+
+
+def test_defence_hints_list_defences() -> None:
+    s = _played(4, 6, 3)
+    assert not s.is_over
+    if s.phase == 0:
+        s.play(next(iter(s.legal_leads())))
+    h = hint(s, iters=12, seed=1)
+    assert h.phase == "defend" and h.seat == s.defender
+    for c in h.candidates:
+        assert isinstance(c.actions[-1], Beat) and s.can_play(c.actions[0])
+
+
+@pytest.mark.parametrize(("players", "seed", "turns"), [(2, 1, 2), (3, 2, 4), (4, 3, 6), (3, 9, 25)])
+def test_the_hint_never_depends_on_hidden_cards(players: int, seed: int, turns: int) -> None:
+    s = _played(players, seed, turns)
+    assert not s.is_over
+    seat = s.to_act
+    view = s.view(seat)
+    rng = random.Random(seed)
+    others = [sample_state(view, rng) for _ in range(3)]
+    assert any(o.hands != s.hands or o.talon != s.talon for o in others)
+    first = hint(s, seat, iters=16, seed=5)
+    for o in others:
+        assert o.view(seat) == view
+        _same(first, hint(o, seat, iters=16, seed=5))
+
+
+def test_the_search_bot_gives_visit_counts() -> None:
+    pytest.importorskip("mustamaija.search.ismcts")
+    s = State.from_seed(players=3, seed=4)
+    h = hint(s, iters=60, seed=1, method="ismcts")
+    assert h.method == "ismcts"
+    assert sum(c.visits or 0 for c in h.candidates) >= 50
+    assert h.action is not None and s.can_play(h.action)
+    other = sample_state(s.view(s.to_act), random.Random(9))
+    _same(h, hint(other, iters=60, seed=1, method="ismcts"))
+
+
+def test_bad_requests() -> None:
+    s = State.from_seed(players=3, seed=4)
+    with pytest.raises(MustamaijaError, match="is not to act"):
+        hint(s, seat=(s.to_act + 1) % 3)
+    with pytest.raises(MustamaijaError, match="no seat 7"):
+        hint(s, seat=7)
+    with pytest.raises(MustamaijaError, match="the solver needs"):
+        hint(s, method="solver")
+    over = _played(2, 1, 10_000)
+    with pytest.raises(MustamaijaError, match="the deal is"):
+        hint(over)
+
+
+# -- the command line ----------------------------------------------------------------------------
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run([sys.executable, "-m", "mustamaija", *args], cwd=cwd, capture_output=True, text=True,
+                          encoding="utf-8", env=env, timeout=120)
+
+
+def _record_file(tmp_path: Path, name: str, s: State) -> str:
+    (tmp_path / name).write_text(Record.from_state(s).dumps(), encoding="utf-8")
+    return name
+
+
+def test_cli_hint(tmp_path: Path) -> None:
+    early = _played(3, 2, 3)
+    r = run("hint", _record_file(tmp_path, "early.json", early), "--json", "--iters", "10", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out: dict[str, Any] = json.loads(r.stdout)
+    assert out["seat"] == early.to_act and out["method"] == "sampled" and out["worlds"] == 10
+    assert out["best"] == out["candidates"][0] and "loss_rate" in out["best"]
+    text = run("hint", "early.json", "--iters", "10", cwd=tmp_path)
+    assert text.returncode == 0 and text.stdout.startswith(f"Seat {early.to_act} is to ") and "Hint: " in text.stdout
+    # A two-player game played into its endgame: the solver decides.
+    rng = random.Random(1)
+    for seed in range(40):
+        s = State.from_seed(2, seed)
+        while not s.is_over and not (s.talon_size == 0 and sum(s.hand_sizes()) <= 10):
+            s.apply(rng.choice(s.legal_actions()))
+            while s.in_progress:
+                s.apply(rng.choice(s.legal_actions()))
+        if not s.is_over:
+            break
+    r = run("hint", _record_file(tmp_path, "end.json", s), "--json", cwd=tmp_path)
+    out = json.loads(r.stdout)
+    assert out["method"] == "solver" and out["exact"] is True and all("safe" in c for c in out["candidates"])
+    bad = run("hint", "end.json", "--seat", str(1 - s.to_act), cwd=tmp_path)
+    assert bad.returncode != 0 and bad.stderr.startswith("end.json: ") and "is not to act" in bad.stderr
+    missing = run("hint", "nope.json", cwd=tmp_path)
+    assert missing.returncode != 0 and missing.stderr.startswith("nope.json: cannot read the file")
