@@ -16,6 +16,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("replay", help="replay game records, checking every action against the rules")
     p.add_argument("files", nargs="+", metavar="FILE", help="record files (mustamaija-record/1)")
     p.add_argument("--json", action="store_true", help="print the final state of each file as one JSON line")
+    p.add_argument("--tui", action="store_true",
+                   help="step through the deal on screen (the default for one file when run in a terminal)")
+    p.add_argument("--text", action="store_true", help="print the turn-by-turn account even in a terminal")
     p.set_defaults(run=run)
 
 
@@ -29,7 +32,22 @@ def _load(path: str) -> Record:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay each file; print its final state (``--json``) or its story; report failures on stderr."""
+    """Replay each file; print its final state (``--json``) or its story; report failures on stderr.
+
+    In a terminal, one file without ``--json`` or ``--text`` opens the interactive stepper.
+    """
+    interactive = sys.stdin.isatty() and sys.stdout.isatty() and not args.text
+    if not args.json and len(args.files) == 1 and (args.tui or interactive):
+        from ..tui.app import MustamaijaApp
+
+        path = args.files[0]
+        try:
+            record = _load(path)
+            record.replay()  # An illegal action is reported here, not on screen.
+        except FormatError as e:
+            print(f"{path}: {e}", file=sys.stderr)
+            return 1
+        return int(MustamaijaApp(record=record, record_title=path).run() or 0)
     failed = False
     for path in args.files:
         try:

@@ -1,0 +1,157 @@
+"""The Textual application: the setup form, the table, the deal's end, replays and puzzles.
+
+The screens draw what the UI-free modules hold (:mod:`.session`,
+:mod:`.selection`, :mod:`.puzzles`) with the renderables of :mod:`.render`.
+Bots think in worker threads, on private copies of the state, and their
+moves are applied one compound action at a time, ``pace`` seconds apart.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from ..errors import MustamaijaError
+from ..formats.record import Record
+from .dialogs import DealOverScreen, HintScreen, TextScreen
+from .play_screen import GameScreen
+from .puzzle_screen import PuzzleMenu, PuzzleScreen
+from .puzzles import Puzzle
+from .replay_screen import ReplayScreen
+from .session import AUTOSAVE, GameSession, MatchConfig
+from .setup_screen import SetupScreen
+
+__all__ = [
+    "DealOverScreen",
+    "GameScreen",
+    "HintScreen",
+    "MustamaijaApp",
+    "PuzzleMenu",
+    "PuzzleScreen",
+    "ReplayScreen",
+    "SetupScreen",
+    "TextScreen",
+]
+
+CSS = """
+Screen { layout: vertical; }
+#top { height: 1fr; }
+#left { width: 44; }
+#seats { height: auto; border: round $primary; padding: 0 1; }
+#info { height: auto; border: round $primary; padding: 0 1; }
+#centre { width: 1fr; }
+#table { height: 11; border: round $accent; padding: 0 1; }
+#log { height: 1fr; border: round $primary; padding: 0 1; }
+#memory { width: 38; border: round $primary; padding: 0 1; }
+#hand { height: auto; min-height: 7; max-height: 14; border: round $success; padding: 0 1; }
+#hand:focus { border: heavy $success; }
+#preview { height: 1; padding: 0 1; color: $text-muted; }
+#message { height: 2; padding: 0 1; }
+#command { margin: 0 0; }
+.dialog { width: 72; height: auto; max-height: 90%; border: thick $accent; background: $surface; padding: 1 2; }
+ModalScreen { align: center middle; }
+.dialog Markdown { height: auto; max-height: 30; }
+.buttons { height: auto; margin-top: 1; }
+.buttons Button { margin-right: 2; }
+#setup { padding: 0 2; }
+#setup-title { text-align: center; text-style: bold; padding: 1 0; width: 100%; }
+.row { height: 3; }
+.row Label { width: 24; padding: 1 1 0 0; text-align: right; }
+.row Select { width: 30; }
+.row Input { width: 30; }
+.row Switch { width: 10; }
+.column { width: 1fr; height: auto; padding: 0 1; }
+#columns { height: auto; }
+.section { text-style: bold; padding: 1 0 0 0; color: $accent; }
+#setup-error { color: $error; height: auto; padding: 1 0 0 0; }
+#puzzles { height: 1fr; border: round $primary; }
+#hands { height: auto; border: round $primary; padding: 0 1; }
+.narrow #left { width: 36; }
+.short #log { display: none; }
+.short #info { display: none; }
+.short #table { height: 1fr; }
+.short #message { height: 1; }
+"""
+
+
+class MustamaijaApp(App[int]):
+    """``mustamaija play`` (setup or a match), ``mustamaija replay`` (a stepper) and ``mustamaija puzzle``."""
+
+    CSS = CSS
+    TITLE = "Mustamaija"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "save_quit", "save and quit", show=False, priority=True),
+        Binding("ctrl+q", "save_quit", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, *, session: GameSession | None = None, setup: MatchConfig | None = None,
+                 record: Record | None = None, record_title: str = "", puzzles: Sequence[Puzzle] | None = None,
+                 puzzle_index: int | None = None, pace: float = 0.8, autosave: str = AUTOSAVE,
+                 save_dir: str | None = None, hint_seconds: float = 1.0) -> None:
+        super().__init__()
+        self.session = session
+        self.setup = setup
+        self.record = record
+        self.record_title = record_title
+        self.puzzles = list(puzzles) if puzzles is not None else None
+        self.puzzle_index = puzzle_index
+        self.pace = pace
+        self.autosave = autosave
+        self.save_dir = save_dir
+        self.hint_seconds = hint_seconds
+        self.exit_note = ""
+
+    def on_mount(self) -> None:
+        """Open the first screen."""
+        if self.record is not None:
+            self.push_screen(ReplayScreen(self.record, self.record_title))
+        elif self.puzzles is not None:
+            menu = PuzzleMenu(self.puzzles)
+            self.push_screen(menu)
+            if self.puzzle_index is not None:
+                self.push_screen(PuzzleScreen(menu, self.puzzle_index))
+        elif self.session is not None:
+            self.push_screen(GameScreen(self.session))
+        else:
+            self.push_screen(SetupScreen(self.setup or MatchConfig(seed=random.SystemRandom().randrange(10**6))))
+
+    def start_game(self, session: GameSession) -> None:
+        """Leave the setup for the table."""
+        self.session = session
+        self.switch_screen(GameScreen(session))
+
+    def save_deal(self, path: str | None = None) -> str:
+        """Save the current deal as a record; return where."""
+        s = self.session
+        if s is None:
+            raise MustamaijaError("no game to save")
+        if path is None:
+            name = f"mustamaija-{s.config.seed}-deal{s.deal_no + 1}.json"
+            path = os.path.join(self.save_dir, name) if self.save_dir else name
+        return s.save(path)
+
+    def action_save_quit(self) -> None:
+        """Ctrl-C: save the game in progress, then leave."""
+        s = self.session
+        if s is not None and not s.match_over:
+            try:
+                s.save(self.autosave)
+                self.exit_note = (f"Game saved to {self.autosave}. Resume with: mustamaija play --load {self.autosave}")
+            except (OSError, MustamaijaError) as e:
+                self.exit_note = f"Could not save the game: {e}"
+        self.exit(0)
+
+    def finish(self) -> None:
+        """Leave at the end of the match, printing the standings."""
+        s = self.session
+        if s is not None:
+            scores = ", ".join(f"{s.names[seat]} {losses}" for seat, losses in s.match.standings())
+            self.exit_note = f"Match over after {s.match.played} deal(s). Losses: {scores}."
+        self.exit(0)
+

@@ -1,0 +1,249 @@
+"""The puzzle list and the puzzle screen: play an endgame out against the solver."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..errors import MustamaijaError
+from ..game.actions import Action, Beat, Lead
+from ..game.state import DEFEND, LEAD, State
+from .commands import parse_command
+from .describe import explain_error
+from .dialogs import TextScreen
+from .puzzles import Puzzle, PuzzleGame, refutation_text
+from .render import info_text, seats_table, table_text
+from .selection import Selection
+from .table import TableScreen
+from .widgets import HandPanel, LogPanel, Panel
+
+__all__ = ["PUZZLE_HELP", "PuzzleMenu", "PuzzleScreen"]
+
+
+def _level_mark(level: str) -> str:
+    return {"easy": "●○○", "medium": "●●○", "hard": "●●●"}.get(level, level)
+
+
+class PuzzleMenu(Screen[None]):
+    """The list of puzzles, easiest first, with the ones solved ticked."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q,escape", "app.quit", "quit")]
+
+    def __init__(self, puzzles: Sequence[Puzzle]) -> None:
+        super().__init__()
+        self.puzzles = list(puzzles)
+        self.solved: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(Text("Endgame puzzles: you lead; make sure you are not the Mustamaija. Enter opens one.",
+                          style="bold"), id="message")
+        yield OptionList(*self._options(), id="puzzles")
+        yield Footer()
+
+    def _options(self) -> list[Option]:
+        out = []
+        for p in self.puzzles:
+            tick = "✓" if p.id in self.solved else " "
+            out.append(Option(f"{tick} {p.id}  {_level_mark(p.level)} {p.level:<6}  {p.title}", id=p.id))
+        return out
+
+    def on_mount(self) -> None:
+        """Focus the list."""
+        self.title = "Mustamaija puzzles"
+        self.query_one("#puzzles", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        """Refresh the ticks when coming back from a puzzle."""
+        menu = self.query_one("#puzzles", OptionList)
+        highlighted = menu.highlighted
+        menu.clear_options()
+        menu.add_options(self._options())
+        menu.highlighted = highlighted
+
+    @on(OptionList.OptionSelected)
+    def _open(self, event: OptionList.OptionSelected) -> None:
+        index = event.option_index
+        self.app.push_screen(PuzzleScreen(self, index))
+
+
+class PuzzleScreen(TableScreen):
+    """One puzzle: play it out against the solver; a losing move is shown its refutation."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "retry", "try again"),
+        Binding("s", "solution", "solution"),
+        Binding("n", "next_puzzle", "next puzzle"),
+        Binding("question_mark,f1", "help", "help"),
+    ]
+
+    SHORTCUTS: ClassVar[str] = "rsn?"
+
+    def __init__(self, menu: PuzzleMenu, index: int) -> None:
+        super().__init__()
+        self.menu = menu
+        self.index = index
+        self.game = PuzzleGame(menu.puzzles[index])
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="top"):
+            with Vertical(id="left"):
+                yield Panel("Position", id="seats")
+                yield Panel("Puzzle", id="info")
+            with Vertical(id="centre"):
+                yield Panel("Table", id="table")
+                yield LogPanel(id="log")
+        yield HandPanel("Your hand", id="hand")
+        yield Static("", id="preview")
+        yield Static("", id="message")
+        yield Input(placeholder="type your lead (9H 4H) or defence (9H:JH), or: retry, solution, next", id="command",
+                    select_on_focus=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Draw the position."""
+        self.title = "Mustamaija puzzles"
+        self.query_one("#hand", HandPanel).focus()
+        self.say(self.game.puzzle.note)
+        self.redraw()
+
+    def table_state(self) -> State:
+        return self.game.state
+
+    def my_turn(self) -> bool:
+        return self.game.your_turn
+
+    def act(self, action: Action) -> None:
+        try:
+            verdict = self.game.play(action)
+        except MustamaijaError as e:
+            self.say(explain_error(str(e)), error=True)
+            return
+        if verdict.ok:
+            self.say(verdict.message)
+            if self.game.status == "solved":
+                self.menu.solved.add(self.game.puzzle.id)
+        else:
+            self.say(verdict.message.removeprefix("✗ ") + " (in the log; r: try again, s: solution)", error=True)
+            self.game.log.append("Refutation:")
+            self.game.log.extend("  " + line for line in refutation_text(verdict.refutation))
+        self.selection = Selection()
+        self.redraw()
+
+    def command(self, text: str) -> bool:
+        word = text.strip().lower()
+        if word in ("retry", "r", "again"):
+            self.action_retry()
+            return True
+        if word in ("solution", "solve"):
+            self.action_solution()
+            return True
+        if word in ("next", "n"):
+            self.action_next_puzzle()
+            return True
+        if word in ("help", "?"):
+            self.action_help()
+            return True
+        try:
+            cmd = parse_command(text)
+        except MustamaijaError as e:
+            self.say(explain_error(str(e)), error=True)
+            return False
+        st = self.game.state
+        action: Action
+        try:
+            if cmd.kind == "cards" and st.phase == LEAD:
+                action = Lead(0, sum(1 << c for c in cmd.cards))
+            elif cmd.kind == "pairs" and st.phase == DEFEND:
+                action = Beat.of(0, {a: b for a, b in cmd.pairs if b is not None})
+            elif cmd.kind == "cards" and st.phase == DEFEND and len(cmd.cards) == 1 and st.led.bit_count() == 1:
+                action = Beat.of(0, {st.led.bit_length() - 1: cmd.cards[0]})
+            elif cmd.kind == "take" and st.phase == DEFEND:
+                action = Beat(0, ())
+            else:
+                raise MustamaijaError("type a lead such as 9H 4H, a defence such as 9H:JH or take, or: retry, "
+                                      "solution, next")
+            st.verify(action)
+        except MustamaijaError as e:
+            self.say(explain_error(str(e).replace("seat 0 does not hold", "you do not hold")), error=True)
+            return False
+        self.act(action)
+        return True
+
+    def redraw(self) -> None:
+        g = self.game
+        st = g.state
+        self.selection.sync(st, 0)
+        p = g.puzzle
+        names = ["You", "Eero"]
+        self.sub_title = f"puzzle {p.id} · {p.level} · {p.title}"
+        self.query_one("#seats", Panel).show(seats_table(st, names, ["", "solver"], [0, 0], me=0, reveal=True,
+                                                        show_losses=False))
+        status = {"solving": "to solve", "solved": "solved ✓", "failed": "failed ✗"}[g.status]
+        extra = [("Puzzle", f"{p.id}, {p.level} {_level_mark(p.level)}"), ("Status", status)]
+        self.query_one("#info", Panel).show(info_text(st, extra))
+        pairs = self.selection.pairs if self.my_turn() and st.phase == DEFEND else None
+        target = self.selection.target if self.my_turn() and st.phase == DEFEND else -1
+        self.query_one("#table", Panel).show(table_text(st, names, pairs=pairs, target=target))
+        self.query_one("#log", LogPanel).show_lines(g.log)
+        self.draw_hand()
+
+    def action_retry(self) -> None:
+        """Start the puzzle again."""
+        self.game.reset()
+        self.selection = Selection()
+        self.say(self.game.puzzle.note)
+        self.redraw()
+
+    def action_solution(self) -> None:
+        """Show the safe first leads and the solver's line."""
+        self.app.push_screen(TextScreen("Solution", self.game.solution_text().replace("\n", "\n\n")))
+
+    def action_next_puzzle(self) -> None:
+        """Open the next puzzle."""
+        if self.index + 1 < len(self.menu.puzzles):
+            self.app.switch_screen(PuzzleScreen(self.menu, self.index + 1))
+        else:
+            self.action_back()
+
+    def action_back(self) -> None:
+        """Back to the list."""
+        self.app.pop_screen()
+
+    def action_escape(self) -> None:
+        """Leave the command line, or clear the choice, or (with nothing chosen) go back to the list."""
+        box = self.query_one("#command", Input)
+        if not box.has_focus and not self.selection.chosen and not self.selection.pairs:
+            self.action_back()
+            return
+        super().action_escape()
+
+    def action_help(self) -> None:
+        """Show the keys."""
+        self.app.push_screen(TextScreen("Help", PUZZLE_HELP))
+
+
+PUZZLE_HELP = """
+Every card is known and the talon is empty; two players are left. You lead: find a lead that makes sure you
+are **not** the Mustamaija (the one left holding Q♠), whatever your opponent does, then play it out. The exact
+solver judges every move; a move that lets your opponent force your loss is shown its refutation.
+
+| key | what it does |
+|---|---|
+| ← → space Enter | choose cards and play, as at the table (or type `9H 4H`, `9H:JH`, `take`) |
+| ↑ ↓ | defending: mark another led card (Enter with no beater chosen picks up everything) |
+| r | try again |
+| s | show the solution |
+| n | next puzzle |
+| Esc | clear your choice; again: back to the list |
+"""

@@ -1,0 +1,342 @@
+"""Endgame puzzles: two-player, talon-empty positions with every card known, checked by the exact solver.
+
+You are seat 0 and lead. Find a lead that makes sure you are not the
+Mustamaija, whatever your opponent does, then play the position out. The
+solver judges every move you make; a move that lets the opponent force your
+loss is shown its refutation (the opponent's answer and the best line after
+it).
+
+The puzzles live in ``puzzles.json`` beside this module (FORMATS.md
+positions with a title, a level and the full set of safe first leads);
+:func:`verify` checks one against the solver, and
+``python -m mustamaija.tui.puzzle_maker`` made them.
+
+>>> puzzles = load_puzzles()
+>>> len(puzzles) >= 20, puzzles[0].level
+(True, 'easy')
+>>> p = puzzles[0]
+>>> game = PuzzleGame(p)
+>>> wrong = next(lead for lead in game.state.legal_leads() if lead.cards not in p.solution)
+>>> verdict = game.play(wrong)
+>>> verdict.ok, game.status, verdict.refutation[0] == wrong
+(False, 'failed', True)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Final
+
+from ..cards import CardSet, card_name, cards_of, parse_card, parse_suit
+from ..errors import FormatError, MustamaijaError
+from ..game.actions import Action, Beat, Lead
+from ..game.rules import Rules
+from ..game.state import LEAD, State
+from .describe import cards_text
+
+__all__ = [
+    "LEVELS",
+    "PUZZLE_FORMAT",
+    "Judge",
+    "Puzzle",
+    "PuzzleGame",
+    "Verdict",
+    "load_puzzles",
+    "verify",
+]
+
+PUZZLE_FORMAT: Final = "mustamaija-puzzles/1"
+LEVELS: Final = ("easy", "medium", "hard")
+HERO: Final = 0
+NAMES: Final = ("You", "Eero")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One puzzle: its position (seat 0, you, to lead), title, level and every safe first lead."""
+
+    id: str
+    title: str
+    level: str
+    hands: tuple[int, ...]
+    trump: int | None
+    rules: Rules = field(default_factory=Rules)
+    solution: tuple[int, ...] = ()
+    note: str = ""
+    nodes: int = 0
+    line: int = 0
+
+    def start(self) -> State:
+        """Return the position, seat 0 to lead."""
+        return State.from_position([CardSet(h) for h in self.hands], HERO, self.trump, self.rules)
+
+    def position_json(self) -> dict[str, Any]:
+        """Return the FORMATS.md position object (for ``mustamaija solve``)."""
+        return {
+            "format": "mustamaija-position/1",
+            "rules": self.rules.to_json(only_changes=True),
+            "trump_suit": None if self.trump is None else "SHDC"[self.trump],
+            "hands": [[card_name(c) for c in cards_of(h)] for h in self.hands],
+            "attacker": HERO,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the puzzle's entry in ``puzzles.json``."""
+        return {
+            "id": self.id, "title": self.title, "level": self.level, "note": self.note,
+            "position": self.position_json(),
+            "solution": [[card_name(c) for c in cards_of(m)] for m in self.solution],
+            "nodes": self.nodes, "line": self.line,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Puzzle:
+        """Read one entry of ``puzzles.json``."""
+        try:
+            pos = obj["position"]
+            trump = pos.get("trump_suit")
+            return cls(
+                id=str(obj["id"]), title=str(obj["title"]), level=str(obj["level"]),
+                hands=tuple(sum(1 << parse_card(c) for c in h) for h in pos["hands"]),
+                trump=None if trump is None else parse_suit(trump),
+                rules=Rules.from_json(pos.get("rules")),
+                solution=tuple(sum(1 << parse_card(c) for c in lead) for lead in obj["solution"]),
+                note=str(obj.get("note", "")), nodes=int(obj.get("nodes", 0)), line=int(obj.get("line", 0)),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise FormatError(f"bad puzzle {obj.get('id', '?')!r}: {e}") from None
+
+
+def load_puzzles(text: str | None = None) -> list[Puzzle]:
+    """Return the shipped puzzles (or those of a ``puzzles.json`` text), easiest first."""
+    if text is None:
+        text = resources.files(__package__ or "mustamaija.tui").joinpath("puzzles.json").read_text(encoding="utf-8")
+    obj = json.loads(text)
+    if obj.get("format") != PUZZLE_FORMAT:
+        raise FormatError(f"not a puzzle file: expected format {PUZZLE_FORMAT!r}")
+    return [Puzzle.from_json(p) for p in obj["puzzles"]]
+
+
+# -- the judge: the solver's verdicts -----------------------------------------------------------------
+
+
+class Judge:
+    """Answers "is seat 0 safe here?" for the positions of one puzzle, with the exact solver (memoised)."""
+
+    def __init__(self, rules: Rules, trump: int | None) -> None:
+        self.rules = rules
+        self.trump = trump
+        self.memo: dict[tuple[tuple[int, ...], int], bool] = {}
+
+    def _solve(self, hands: Sequence[int], attacker: int) -> Any:
+        from ..search.solver import solve
+
+        return solve(State.from_position([CardSet(h) for h in hands], attacker, self.trump, self.rules), all_leads=False)
+
+    def safe(self, state: State) -> bool:
+        """Return whether seat 0 can make sure of not losing from ``state`` (over, or a lead to come)."""
+        if state.is_over:
+            return state.loser != HERO
+        if not state.hands[HERO]:
+            return True
+        if state.phase != LEAD:
+            return self.safe_after_lead(state)
+        key = (tuple(state.hands), state.attacker)
+        hit = self.memo.get(key)
+        if hit is None:
+            value = self._solve(state.hands, state.attacker).attacker_safe
+            hit = value if state.attacker == HERO else not value  # Two players: the exact game value.
+            self.memo[key] = hit
+        return hit
+
+    def safe_after_lead(self, state: State) -> bool:
+        """Return whether seat 0 is safe with a lead on the table (seat 0 defends: some defence; else all)."""
+        return self.refute(state) is None if state.defender != HERO else self.best_defence(state) is not None
+
+    def refute(self, state: State) -> Beat | None:
+        """Return the opponent's defence that leaves seat 0 lost, if there is one (seat 0 has led)."""
+        for beat in state.legal_beats():
+            after = state.copy()
+            after.play(beat)
+            if not self.safe(after):
+                return beat
+        return None
+
+    def best_defence(self, state: State) -> Beat | None:
+        """Return a defence that keeps seat 0 safe (seat 0 defends), beating as much as it can; ``None`` if none does."""
+        best: Beat | None = None
+        for beat in state.legal_beats():
+            after = state.copy()
+            after.play(beat)
+            if self.safe(after) and (best is None or len(beat.pairs) > len(best.pairs)):
+                best = beat
+        return best
+
+    def safe_leads(self, state: State) -> list[Lead]:
+        """Return every legal lead of seat 0 (to lead in ``state``) that keeps it safe."""
+        out = []
+        for lead in state.legal_leads():
+            after = state.copy()
+            after.play(lead)
+            if self.safe_after_lead(after):
+                out.append(lead)
+        return out
+
+    def line(self, state: State) -> list[Action]:
+        """Return the solver's best line from a lead position to the end."""
+        if state.is_over or state.phase != LEAD:
+            return []
+        return list(self._solve(state.hands, state.attacker).line)
+
+
+# -- playing a puzzle -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Verdict:
+    """The judge's word on a move: ``ok``, a message, and for a mistake the refutation (your move first)."""
+
+    ok: bool
+    message: str
+    refutation: list[Action] = field(default_factory=list)
+
+
+class PuzzleGame:
+    """A puzzle being played: seat 0 is you, seat 1 the solver; every move of yours is judged."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.judge = Judge(puzzle.rules, puzzle.trump)
+        self.reset()
+
+    def reset(self) -> None:
+        """Start again from the puzzle's position."""
+        self.state = self.puzzle.start()
+        self.status = "solving"
+        self.moves = 0
+        self.log: list[str] = [f"{self.puzzle.title}: you lead. Make sure you are not the Mustamaija."]
+        self.refutation: list[Action] = []
+
+    @property
+    def your_turn(self) -> bool:
+        """Return whether seat 0 is to act."""
+        return self.status == "solving" and not self.state.is_over and self.state.to_act == HERO
+
+    def play(self, action: Action) -> Verdict:
+        """Play your move, judge it, and let the opponent answer until it is your turn again or the end."""
+        if self.status != "solving":
+            raise MustamaijaError("this puzzle is over: press r to try again, or n for the next one")
+        if self.state.to_act != HERO:
+            raise MustamaijaError("it is not your turn")
+        self.state.verify(action)
+        first = self.moves == 0
+        after = self.state.copy()
+        after.play(action)
+        self.moves += 1
+        self.log.append(_words(action))
+        if not self.judge.safe(after):
+            self.status = "failed"
+            self.refutation = [action, *self._refutation(after)]
+            self.state = after
+            what = "That first lead" if first else "That move"
+            return Verdict(False, f"✗ {what} loses: after {_gerund(action)}, your opponent can force you "
+                                  "to keep Q♠. See the refutation", self.refutation)
+        self.state = after
+        message = f"✓ Correct: {_gerund(action)} keeps you safe."
+        if first:
+            message = f"✓ Correct: {_gerund(action)} is a safe first lead. Now play it out."
+        self._opponent()
+        if self.state.is_over or not self.state.hands[HERO]:
+            self.status = "solved"
+            message = f"✓ Solved, after {_gerund(action)}: you are not the Mustamaija."
+        return Verdict(True, message)
+
+    def _refutation(self, after: State) -> list[Action]:
+        s = after.copy()
+        out: list[Action] = []
+        if s.phase != LEAD and not s.is_over:
+            beat = self.judge.refute(s) if s.defender != HERO else None
+            if beat is None:
+                beat = next(iter(s.legal_beats()))
+            s.play(beat)
+            out.append(beat)
+        out.extend(self.judge.line(s))
+        return out
+
+    def _opponent(self) -> None:
+        """Let seat 1 act (resisting as well as it can) until seat 0 is to act or the deal is over."""
+        s = self.state
+        while not s.is_over and s.to_act != HERO and s.hands[HERO]:
+            if s.phase == LEAD:
+                line = self.judge.line(s)
+                action: Action = line[0] if line and s.can_play(line[0]) else next(iter(s.legal_leads()))
+            else:
+                action = max(s.legal_beats(), key=lambda b: len(b.pairs))
+            s.play(action)
+            self.log.append(_words(action))
+
+    def solution_text(self) -> str:
+        """Return the safe first leads and the solver's line, for the "show solution" key."""
+        leads = ", ".join(cards_text(m) for m in self.puzzle.solution)
+        line = self.judge.line(self.puzzle.start())
+        return f"Safe first lead{'s' if len(self.puzzle.solution) > 1 else ''}: {leads}.\nSolver's line: " + "; ".join(
+            _words(a) for a in line)
+
+
+def _words(action: Action) -> str:
+    who = NAMES[action.seat] if action.seat < len(NAMES) else f"seat {action.seat}"
+    if isinstance(action, Lead):
+        return f"{who} lead{'' if who == 'You' else 's'} {cards_text(action.cards)}"
+    if isinstance(action, Beat):
+        if not action.pairs:
+            return f"{who} pick{'' if who == 'You' else 's'} up everything"
+        return f"{who} beat{'' if who == 'You' else 's'} " + ", ".join(
+            f"{cards_text(1 << a)} with {cards_text(1 << b)}" for a, b in action.pairs)
+    return f"{who} declare{'' if who == 'You' else 's'} a marriage"
+
+
+def _gerund(action: Action) -> str:
+    if isinstance(action, Lead):
+        return f"leading {cards_text(action.cards)}"
+    if isinstance(action, Beat):
+        if not action.pairs:
+            return "picking up everything"
+        return "beating " + ", ".join(f"{cards_text(1 << a)} with {cards_text(1 << b)}" for a, b in action.pairs)
+    return "declaring a marriage"
+
+
+def refutation_text(actions: Sequence[Action]) -> list[str]:
+    """Return a refutation as lines, one action a line."""
+    return [_words(a) for a in actions]
+
+
+# -- verification ----------------------------------------------------------------------------------------
+
+
+def verify(puzzle: Puzzle) -> list[str]:
+    """Check a puzzle against the solver; return the problems found (an empty list when it is sound).
+
+    The position must be legal with two players and seat 0 to lead; seat 0
+    must be safe; and the puzzle's solution must be exactly the set of safe
+    legal first leads.
+    """
+    problems = []
+    try:
+        state = puzzle.start()
+    except MustamaijaError as e:
+        return [f"{puzzle.id}: bad position: {e}"]
+    if state.n != 2:
+        problems.append(f"{puzzle.id}: puzzles are for two players")
+    if puzzle.level not in LEVELS:
+        problems.append(f"{puzzle.id}: unknown level {puzzle.level!r}")
+    judge = Judge(puzzle.rules, puzzle.trump)
+    if not judge.safe(state):
+        problems.append(f"{puzzle.id}: seat 0 cannot make sure of not losing")
+    safe = sorted(lead.cards for lead in judge.safe_leads(state))
+    if safe != sorted(puzzle.solution):
+        problems.append(f"{puzzle.id}: the safe leads are {[cards_text(m) for m in safe]}, "
+                        f"not {[cards_text(m) for m in puzzle.solution]}")
+    return problems
