@@ -287,6 +287,22 @@ def test_representatives_take_the_lowest_cards_of_each_run() -> None:
     assert rep("QS") == ["QS"]
 
 
+def test_queen_of_spades_does_not_split_or_join_runs() -> None:
+    """Q♠ is a run of her own, and J♠ K♠ around her form one run (she never beats nor is beaten)."""
+    solver = Solver(Rules(), 1, 2)
+    hand = sum(1 << c for c in parse_cards("JS QS KS"))
+    other = sum(1 << c for c in parse_cards("2H 3H 4H"))
+    names = sorted(" ".join(card_name(c) for c in cards_of(m)) for m in solver.leads(hand, other, other))
+    assert names == ["JS", "JS KS", "JS QS", "JS QS KS", "QS"]
+    rng = random.Random("queen")
+    for _ in range(40):
+        rest = [c for c in range(52) if c not in parse_cards("JS QS KS")]
+        rng.shuffle(rest)
+        attacker = [*parse_cards("JS QS KS"), *rest[: rng.randint(0, 2)]]
+        defender = rest[2:2 + rng.randint(1, 4)]
+        _check(State.from_position([attacker, defender], attacker=0, trump_suit=rng.choice([None, 1, 2])))
+
+
 def test_big_two_player_positions_are_quick_and_consistent() -> None:
     rng = random.Random(2024)
     for _ in range(4):

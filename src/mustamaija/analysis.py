@@ -10,7 +10,10 @@ candidate action:
   every hand). Each lead is proved safe or not (safe: the seat makes sure of
   not being the Mustamaija whatever the others do); as defender, each class
   of defences (defences that leave the same position up to renaming cards)
-  is proved safe or not.
+  is proved safe or not. With ``method="auto"`` this is done up to
+  :data:`MAX_EXACT_TWO` cards in hand with two holders and
+  :data:`MAX_EXACT_MORE` with more (bigger positions could take the solver
+  long, so they are sampled); ``method="solver"`` always uses it.
 * **By sampling** otherwise: ``iters`` worlds are dealt from the view
   (:func:`~mustamaija.game.sampling.sample_state`, the cards the seat cannot
   see dealt uniformly over the places it cannot see into), every candidate
@@ -62,15 +65,15 @@ from .game.state import DEFEND, LEAD, State
 from .game.view import View
 from .search.solver import Solver
 
-__all__ = ["DEFAULT_ITERS", "Candidate", "HintResult", "hint"]
+__all__ = ["DEFAULT_ITERS", "MAX_EXACT_MORE", "MAX_EXACT_TWO", "Candidate", "HintResult", "describe_candidates", "hint"]
 
 DEFAULT_ITERS: Final = 200
 """Sampled worlds per hint (each candidate is played out once in each)."""
 
 DEFAULT_MAX_CANDIDATES: Final = 24
-MAX_EXACT_TWO: Final = 30
+MAX_EXACT_TWO: Final = 20
 """The solver is used for two holders up to this many cards in hand (beyond, sampling: the solver could take long)."""
-MAX_EXACT_MORE: Final = 12
+MAX_EXACT_MORE: Final = 9
 """The solver is used for three or more holders up to this many cards in hand."""
 _MAX_DEFENCES: Final = 100_000
 

@@ -96,7 +96,8 @@ def describe(state: State, result: Any) -> Iterator[str]:
     if result.attacker_safe:
         yield f"Verdict: seat {a} can make sure of not being the Mustamaija, whatever the others do."
     else:
-        who = "seat " + str(1 - a if state.n == 2 else state.defender) if holders == 2 else "the others together"
+        other = next(seat for seat in range(state.n) if seat != a and state.hands[seat])
+        who = f"seat {other}" if holders == 2 else "the others together"
         yield f"Verdict: seat {a} cannot make sure of it: {who} can force seat {a} to be left holding Q♠."
     yield f"  ({result.nodes} positions searched in {result.time_s:.3f} s)"
     if result.safe_leads:

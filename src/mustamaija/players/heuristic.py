@@ -42,12 +42,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..cards import QS, SUIT_MASKS
 from ..game import legality as L
-from ..game.actions import DECLARE, STOP
+from ..game.actions import DECLARE, STOP, Lead
 from ..game.state import State
 from ..game.view import View
 
@@ -67,17 +68,17 @@ class Weights:
     """The tunable numbers of the strategy (defaults tuned by self-play tournaments)."""
 
     # While the talon lasts: the value of keeping a card.
-    trump_base: float = 1.1
+    trump_base: float = 1.4
     trump_rank: float = 0.05
     top_value: float = 0.0
     per_higher: float = 0.2
     low_floor: float = -0.5
     right_bonus: float = 0.5
-    marriage_kq: float = 0.7
-    draw_value: float = 0.5
+    marriage_kq: float = 1.2
+    draw_value: float = 0.3
     excess_early: float = 0.0
-    excess_late: float = 0.25
-    suit_cost: float = 0.5
+    excess_late: float = 0.1
+    suit_cost: float = 0.4
     qs_early: float = 0.4
     qs_mid: float = -0.6
     qs_late: float = -2.0
@@ -91,10 +92,14 @@ class Weights:
     end_attack: float = 2.0
     end_push: float = 0.15
     end_push_two: float = 0.45
+    # Beating a led card that was led in the last rounds too (it circulates) is worth this much more.
+    circ_bonus: float = 1.5
+    circ_lead: float = 0.5
+    circ_trumps: bool = False
     # Count exactly what a defender whose whole hand is known can beat.
     exact_known: bool = True
-    # Endless-deal guard: after this many turns, play to make progress.
-    loop_turns: int = 150
+    # Endless-deal guard: after this many turns (or half the rules' max_turns), play to make progress.
+    loop_turns: int = 300
 
 
 def _bits(mask: int) -> list[int]:
@@ -115,8 +120,28 @@ class _Ctx:
     """What the planner knows: one seat's hand and the public facts, as plain ints."""
 
     __slots__ = (
-        "alive", "attacker", "decl", "defender", "hand", "hs", "known", "left", "limit", "marriage_open",
-        "n", "out_there", "right", "seat", "sizes", "talon", "trump", "turns", "unseen", "w",
+        "alive",
+        "attacker",
+        "circ",
+        "decl",
+        "defender",
+        "hand",
+        "hs",
+        "known",
+        "left",
+        "limit",
+        "looping",
+        "marriage_open",
+        "n",
+        "out_there",
+        "right",
+        "seat",
+        "sizes",
+        "talon",
+        "trump",
+        "turns",
+        "unseen",
+        "w",
     )
 
     seat: int
@@ -135,6 +160,8 @@ class _Ctx:
     marriage_open: bool
     decl: int
     turns: int
+    looping: bool
+    circ: int
     alive: int
     left: int
     right: int
@@ -174,6 +201,8 @@ def _ctx_from_view(view: View, w: Weights) -> _Ctx:
     c.marriage_open = view.rules.trump == "marriage" and view.declarer == -1
     c.decl = L.declarable_suits(view.rules, view.hand, view.declarer) if c.marriage_open else 0
     c.turns = view.turns
+    c.looping = view.turns >= min(w.loop_turns, view.rules.max_turns // 2)
+    c.circ = _circulating(reversed(view.history), view.led if view.phase else view.hand, c.n, view.phase) if c.talon else 0
     c.finish()
     return c
 
@@ -213,8 +242,32 @@ def _ctx_from_state(state: State, w: Weights) -> _Ctx:
     c.marriage_open = state.rules.trump == "marriage" and state.declarer == -1
     c.decl = L.declarable_suits(state.rules, own, state.declarer) if c.marriage_open else 0
     c.turns = state.turns
+    c.looping = state.turns >= min(w.loop_turns, state.rules.max_turns // 2)
+    c.circ = _circulating(_log_actions(state.log), state.led if state.phase else own, c.n, state.phase) if c.talon else 0
     c.finish()
     return c
+
+
+def _log_actions(log: Any) -> Iterator[Any]:
+    """Yield the actions of a state's log, newest first."""
+    while log is not None:
+        yield log[0]
+        log = log[1]
+
+
+def _circulating(newest_first: Iterator[Any], cards: int, players: int, phase: int) -> int:
+    """Return those of ``cards`` that were led in the last rounds (before the current lead): they circulate."""
+    limit = 4 * players + 2
+    current = phase == 0  # When defending, the newest lead is the current one.
+    seen = 0
+    for i, action in enumerate(newest_first):
+        if i > limit:
+            break
+        if isinstance(action, Lead):
+            if current:
+                seen |= action.cards
+            current = True
+    return seen & cards
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -376,6 +429,8 @@ def _score_lead(ctx: _Ctx, lead: int, values: dict[int, float], two: bool) -> fl
             score -= w.end_attack * beat_all  # The defender takes the lead from us.
     else:
         score += w.push_bonus * push
+        if ctx.circ:
+            score -= w.circ_lead * (lead & ctx.circ).bit_count()
     return score
 
 
@@ -387,7 +442,7 @@ def _plan_lead(ctx: _Ctx, rng: random.Random | None, ties: bool) -> int:
     if ctx.talon == 0 and hand.bit_count() <= limit and _suits(hand) == 1:
         return hand
     cands = _lead_candidates(hand, limit)
-    if ctx.turns >= ctx.w.loop_turns and rng is not None:
+    if ctx.looping and rng is not None:
         return rng.choice(cands)  # Break an endless circulation.
     values = _values(ctx, hand)
     two = ctx.alive == 2
@@ -429,7 +484,7 @@ def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
     pairs = _max_beats(hand, led, ctx.trump)
     if not pairs:
         return {}
-    if ctx.turns >= ctx.w.loop_turns:
+    if ctx.looping:
         return dict(pairs)
     w = ctx.w
     values = _values(ctx, hand | led)
@@ -448,10 +503,23 @@ def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
         score = _hand_value(ctx, after, values)
         if k == nled:
             score += w.end_attack if ctx.talon == 0 else w.attack_bonus
+        if ctx.circ:
+            # Beat the cards of a circulating suit that we can beat within the suit (trumps only if allowed).
+            cheap = beaten & ctx.circ if w.circ_trumps else (beaten & ctx.circ) & ~_trump_beaten(pairs[:k], ctx.trump)
+            score += w.circ_bonus * cheap.bit_count()
         if score > best_score:
             best_score = score
             best = dict(pairs[:k])
     return best
+
+
+def _trump_beaten(pairs: list[tuple[int, int]], trump: int) -> int:
+    """Return the led cards of ``pairs`` that are beaten by a trump of another suit."""
+    m = 0
+    for x, b in pairs:
+        if _SUIT[b] == trump and _SUIT[x] != trump:
+            m |= 1 << x
+    return m
 
 
 # -- steps -----------------------------------------------------------------------------------------------
@@ -550,7 +618,8 @@ _DEFAULT: Final = Weights()
 def heuristic_step(state: State, rng: random.Random | None = None, weights: Weights = _DEFAULT) -> int:
     """Return the heuristic's step for ``state.to_act``, from that seat's hand and the public facts only.
 
-    ``rng`` is used only to break endless circulations (after ``weights.loop_turns`` turns).
+    ``rng`` is used only to break endless circulations (after ``weights.loop_turns`` turns, or half
+    the rules' ``max_turns`` if that is fewer).
     """
     ctx = _ctx_from_state(state, weights)
     if (state.sel == 0) if state.phase == 0 else (state.rem == state.led):
@@ -559,7 +628,7 @@ def heuristic_step(state: State, rng: random.Random | None = None, weights: Weig
             return d
     if state.phase == 0:
         sel = state.sel
-        if sel and ctx.turns >= weights.loop_turns:
+        if sel and ctx.looping:
             return STOP  # A random lead was chosen card by card; end it here.
         return _lead_step(_plan_lead(ctx, rng if sel == 0 else None, False), sel)
     plan = _plan_defence(ctx, state.led)

@@ -58,6 +58,8 @@ _CARDS: Final = (1 << 52) - 1
 _STOP_BIT: Final = 1 << STOP
 _BEATERS: Final = L.BEATERS
 _HIGH: Final = sum(((1 << 13) - (1 << 9)) << (13 * s) for s in range(4))  # J Q K A of every suit
+_LOW: Final = sum(((1 << 5) - 1) << (13 * s) for s in range(4))  # 2 to 6 of every suit
+_TOP_TWO: Final = sum(((1 << 13) - (1 << 11)) << (13 * s) for s in range(4))  # K A of every suit
 EPSILON: Final = 0.1
 """How often :func:`fast_step` takes a uniformly random legal step instead (rollout diversity)."""
 
@@ -174,35 +176,70 @@ def fast_step(state: State, rng: random.Random) -> int:
 
 # -- evaluation -----------------------------------------------------------------------
 
-N_FEATURES: Final = 8
+N_FEATURES: Final = 14
 
 EVAL_WEIGHTS: Final[tuple[tuple[float, ...], tuple[float, ...]]] = (
-    # Talon not empty: cards, Q♠, trumps, high plain cards, attacker, defender, spades, (cards * talon left).
-    (0.381, -0.129, -0.286, -0.047, -0.015, -0.011, -0.028, -0.06),
+    # Talon not empty.
+    (0.016, -0.165, -0.31, -0.077, -0.01, 0.02, -0.028, 0.041, 0.03, 0.067, -0.109, 0.001, -0.088, 0.144),
     # Talon empty.
-    (1.012, -0.164, -0.403, -0.093, -0.345, 0.242, 0.013, 0.0),
+    (0.082, -0.212, -0.487, -0.063, -0.587, 0.239, 0.046, 0.0, 0.435, 0.074, -0.305, 0.368, -0.286, 0.0),
 )
-"""The fitted score weights per feature of :func:`features`, for a running and an empty talon."""
+"""The score weights of the features of :func:`features`, for a running and for an empty talon.
+
+Fitted by maximum likelihood (a conditional logit: the loser is drawn among
+the seats holding cards with probabilities softmax(score)) on positions of
+3,000 deals of the heuristic player against itself, 2 to 6 players, mostly
+the standard rules. On held-out deals the log-likelihood per position is
+-1.238 against -1.280 for a uniform guess while the talon lasts, and -1.059
+against -1.179 once it is empty: the talon phase is hard to read from the
+hands alone, which is why rollouts go on for some turns before it is used.
+"""
 
 
 def features(state: State, seat: int) -> list[float]:
-    """Return the features of one seat's position used by :func:`evaluate` (see :data:`EVAL_WEIGHTS`)."""
-    hand = state.hands[seat]
+    """Return the features of one seat's position used by :func:`evaluate`.
+
+    In order: cards held (in hands), holds Q♠, trumps, high plain cards (J
+    and up), is the attacker, is the defender, plain spades (when spades are
+    not trumps), cards held times the talon fraction left, suits held, low
+    plain cards (2-6), the trump ace and king, the seat to the right holds
+    Q♠, the seat to the left holds Q♠, holds Q♠ times the talon fraction left.
+    """
+    hands = state.hands
+    hand = hands[seat]
     trump = state.trump
     tm = SUIT_MASKS[trump] if trump >= 0 else 0
     talon = len(state.talon) - state.tpos
     start = 52 - state.n * state.hs
     frac = talon / start if start > 0 else 0.0
     k = hand.bit_count()
+    n = state.n
+    right = (seat - 1) % n
+    while right != seat and not hands[right]:
+        right = (right - 1) % n
+    left = (seat + 1) % n
+    while left != seat and not hands[left]:
+        left = (left + 1) % n
+    qs = 1.0 if hand & _QS_BIT else 0.0
+    suits = 0
+    for m in SUIT_MASKS:
+        if hand & m:
+            suits += 1
     return [
         k / state.hs,
-        1.0 if hand & _QS_BIT else 0.0,
+        qs,
         float((hand & tm).bit_count()),
         float((hand & ~tm & _HIGH & ~_QS_BIT).bit_count()),
         1.0 if seat == state.attacker else 0.0,
         1.0 if seat == state.defender else 0.0,
         float((hand & SUIT_MASKS[0] & ~_QS_BIT).bit_count()) if trump != 0 else 0.0,
         k / state.hs * frac,
+        float(suits),
+        float((hand & ~tm & _LOW).bit_count()),
+        float((hand & tm & _TOP_TWO).bit_count()),
+        1.0 if right != seat and hands[right] & _QS_BIT else 0.0,
+        1.0 if left != seat and hands[left] & _QS_BIT else 0.0,
+        qs * frac,
     ]
 
 

@@ -253,6 +253,7 @@ class Solver:
         self._subs: dict[int, Solver] = {}
         self._lead_cache: dict[int, list[int]] = {}
         self._def_cache: dict[int, list[tuple[int, int]]] = {}
+        self._mdef_cache: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
         self._counter = [0]
         self.rank: dict[tuple[object, ...], int] = {}
         self._tick = 0
@@ -278,31 +279,39 @@ class Solver:
     # -- positions -------------------------------------------------------------
 
     def key(self, hands: Hands, attacker: int, hero: int) -> tuple[object, ...]:
-        """Return the canonical key of a lead position for ``hero`` (see the module docstring)."""
+        """Return the canonical key of a lead position for ``hero`` (see the module docstring).
+
+        Each suit's code packs, holder by holder from the player to lead
+        (the last one implied), which of the suit's remaining cards the
+        holder has, in rank order.
+        """
         n = len(hands)
-        order = [h for h in hands[attacker:] + hands[:attacker] if h]
-        hero_i = sum(1 for k in range((hero - attacker) % n) if hands[(attacker + k) % n]) if hands[hero] else -1
+        order: list[int] = []
+        hero_i = -1
+        qs_owner = -1
         union = 0
-        for h in order:
-            union |= h
-        qs_owner = next(i for i, h in enumerate(order) if h & _QS_BIT)
-        union &= _NOQS
-        base = len(order)
+        for k in range(n):
+            seat = (attacker + k) % n
+            h = hands[seat]
+            if h:
+                if seat == hero:
+                    hero_i = len(order)
+                if h & _QS_BIT:
+                    qs_owner = len(order)
+                order.append(h)
+                union |= h
+        u = union & _NOQS
+        pk = _PACK
         codes = []
-        for suit in range(4):
-            u = union & _SM[suit]
-            code = 1
-            while u:
-                low = u & -u
-                u ^= low
-                i = 0
-                while not order[i] & low:
-                    i += 1
-                code = code * base + i
+        for shift in (0, 13, 26, 39):
+            us = (u >> shift & 0x1FFF) << 13
+            code = 0
+            for h in order[:-1]:
+                code = code << 14 | pk[us | (h >> shift & 0x1FFF & (us >> 13))]
             codes.append(code)
         trump = self.trump
         plain = sorted(codes[s] for s in self.plain)
-        return (base, hero_i, qs_owner, codes[trump] if trump >= 0 else 0, codes[0] if trump != 0 else 0, *plain)
+        return (len(order), hero_i, qs_owner, codes[trump] if trump >= 0 else 0, codes[0] if trump != 0 else 0, *plain)
 
     def key2(self, a: int, d: int) -> int:
         """Return the canonical key of a two-holder lead position: ``a`` to lead, ``d`` to defend."""
@@ -366,17 +375,17 @@ class Solver:
         that empty the suit (fewer suits in hand are easier to get rid of),
         then bigger leads, then leads the defender cannot beat at all.
         """
-        runs: list[list[int]] = []
+        # Q♠ is a run of her own; the other cards form runs whatever her place (she never beats nor is beaten).
+        runs: list[list[int]] = [[QS]] if cards & _QS_BIT else []
+        current: list[int] = []
         last = -1
-        for c in cards_of(cards):
-            if c == QS:
-                runs.append([c])
-            elif last >= 0 and not theirs & ((1 << c) - (2 << last)):
-                runs[-1].append(c)
-                last = c
+        for c in cards_of(cards & _NOQS):
+            if last >= 0 and not theirs & ((1 << c) - (2 << last)):
+                current.append(c)
             else:
-                runs.append([c])
-                last = c
+                current = [c]
+                runs.append(current)
+            last = c
         plain = cards & _NOQS
         if trumped and suit != self.trump:
             beatable = plain
@@ -548,6 +557,25 @@ class Solver:
             yield from rec(i + 1, avail, False)
 
         yield from rec(0, hand, True)
+
+    def _defence_masks(self, hand: int, led: int, others: int) -> list[tuple[int, int]]:
+        """Return the defences of :meth:`_all_defences` (equivalences only) as distinct (beaten, beaters) masks, cached."""
+        suit = (led.bit_length() - 1) // 13
+        relevant = (_SM[suit] | self.trump_mask) & _NOQS
+        key = (led, hand & relevant, others & relevant)
+        hit = self._mdef_cache.get(key)
+        if hit is not None:
+            return hit
+        seen: dict[tuple[int, int], None] = {}
+        for pairs in self._all_defences(hand & relevant, led, others & relevant, exact=False):
+            beaten = beaters = 0
+            for t, b in pairs:
+                beaten |= 1 << t
+                beaters |= 1 << b
+            seen[(beaten, beaters)] = None
+        out = list(seen)
+        self._mdef_cache[key] = out
+        return out
 
     def _declarable(self, hand: int) -> list[int]:
         if not self.undeclared:
@@ -828,65 +856,170 @@ class Solver:
         return self.key(hands, attacker, hero)
 
     def _build(self, hands: Hands, attacker: int, hero: int) -> None:
-        """List every position with three or more holders reachable from this one; find those the others can force a loss from."""
+        """List the positions with three or more holders reachable from this one; find those the others can force a loss from.
+
+        The positions and the options in them (a lead, or a declaration) are
+        the nodes of an AND/OR graph: a position where the hero chooses is
+        lost when all its options are, one where another seat chooses when
+        one is; an option whose defender is the hero is lost when all its
+        replies are, any other when one is. Positions and options decided on
+        the spot (an option that leaves the hero out, a reply that ends the
+        deal, a two-holder position the two-player search settles) decide
+        their position at once, which then is not expanded further. The lost
+        ones are then found backwards from the decided ones with a work list,
+        and ranked in the order they are found.
+        """
         self.graphs += 1
-        won: tuple[object, ...] = ("won",)
-        gone: tuple[object, ...] = ("lost",)
-        # node key -> (chooser is hero, options: (defender is hero, successor keys))
-        graph: dict[tuple[object, ...], tuple[bool, list[tuple[bool, list[tuple[object, ...]]]]]] = {}
-        stack = [(hands, attacker)]
+        mtable = self.mtable
+        lost_known = self.loss
+        # Node 0 is "lost", node 1 "never lost"; then one node per position and per option.
+        is_and: list[bool] = [False, False]
+        left: list[int] = [0, 0]
+        parents: list[list[int]] = [[], []]
+        lost: list[bool] = [True, False]
+        keys: list[tuple[object, ...] | None] = [None, None]
+        ids: dict[tuple[object, ...], int] = {}
+        work = [0]
+
+        def new(and_node: bool, key: tuple[object, ...] | None = None) -> int:
+            is_and.append(and_node)
+            left.append(0)
+            parents.append([])
+            lost.append(False)
+            keys.append(key)
+            return len(is_and) - 1
+
+        def mark(i: int) -> None:
+            lost[i] = True
+            work.append(i)
+            k = keys[i]
+            if k is not None:
+                self._tick += 1
+                self.rank[k] = self._tick
+
+        raw: dict[tuple[Hands, int], int] = {}
+
+        def position(hs: Hands, a: int) -> int:
+            i = raw.get((hs, a))
+            if i is not None:
+                return i
+            if not hs[hero]:
+                i = 1
+            elif sum(1 for x in hs if x) <= 2:
+                i = 1 if self.safe(hs, a, hero) else 0
+            else:
+                k = self._mkey(hs, a, hero)
+                known = mtable.get(k)
+                if known is not None:
+                    i = 0 if k in lost_known else 1
+                else:
+                    i = ids.get(k, -1)
+                    if i < 0:
+                        i = ids[k] = new(a == hero, k)
+                        stack.append((hs, a, i))
+            raw[(hs, a)] = i
+            return i
+
+        stack: list[tuple[Hands, int, int]] = []
+        fixed = not self.undeclared
+        n = len(hands)
+        position(hands, attacker)
         while stack:
-            hs, a = stack.pop()
-            k = self._mkey(hs, a, hero)
-            if k in graph or k in self.mtable:
-                continue
+            hs, a, pid = stack.pop()
             self._counter[0] += 1
             d = self.defender_of(hs, a)
-            opts: list[tuple[bool, list[tuple[object, ...]]]] = []
-            for s in self._declarable(hs[a]):
-                opts.append((True, [won if self.sub(s).safe(hs, a, hero) else gone]))
-            for lead in self.leads(hs[a], hs[d], _others(hs, a)):
-                succ: list[tuple[object, ...]] = []
-                for r in self.replies(hs, a, lead):
-                    if not r.hands[hero]:
-                        succ.append(won)
-                    elif r.next < 0:
-                        succ.append(gone)
-                    elif r.trump != self.trump or sum(1 for x in r.hands if x) == 2:
-                        succ.append(won if self.reply_safe(r, hero) else gone)
+            hero_moves = a == hero
+            decided = False
+            options: list[tuple[bool, set[int]]] = []
+            candidates: list[tuple[Solver, int]] = [(self.sub(s), -1) for s in self._declarable(hs[a])]
+            candidates += [(self, lead) for lead in self.leads(hs[a], hs[d], _others(hs, a))]
+            for sv, lead in candidates:
+                if lead < 0:
+                    children = {1 if sv.safe(hs, a, hero) else 0}
+                    option_and = True
+                elif fixed:
+                    option_and = d == hero
+                    children = set()
+                    rest = list(hs)
+                    rest[a] &= ~lead
+                    if sum(1 for x in rest if x) <= 2:
+                        defs = self._dopts(lead, hs[d])  # Two holders from here on: the dominances hold.
                     else:
-                        sk = self._mkey(r.hands, r.next, hero)
-                        succ.append(sk)
-                        if sk not in graph and sk not in self.mtable:
-                            stack.append((r.hands, r.next))
-                opts.append((d == hero, succ))
-            graph[k] = (a == hero, opts)
-        lost = set(self.loss)
-        lost.add(gone)
-
-        def option_lost(defender_is_hero: bool, succ: list[tuple[object, ...]]) -> bool:
-            if defender_is_hero:
-                return all(s in lost for s in succ)
-            return any(s in lost for s in succ)
-
-        changed = True
-        while changed:
-            changed = False
-            for k, (mine, opts) in graph.items():
-                if k in lost:
+                        defs = self._defence_masks(hs[d], lead, _others(hs, d) | lead)
+                    for beaten, beaters in defs:
+                        after = rest[:]
+                        taken = lead & ~beaten
+                        after[d] = (hs[d] & ~beaters) | taken
+                        if not after[hero]:
+                            c = 1
+                        else:
+                            holders = sum(1 for x in after if x)
+                            if holders <= 1:
+                                c = 0
+                            else:
+                                nxt = d if not taken else (d + 1) % n
+                                while not after[nxt]:
+                                    nxt = (nxt + 1) % n
+                                c = position(tuple(after), nxt)
+                        children.add(c)
+                        if (c == 0 and not option_and) or (c == 1 and option_and):
+                            break  # The option is decided.
+                else:
+                    option_and = d == hero
+                    children = set()
+                    for r in self.replies(hs, a, lead):
+                        if not r.hands[hero]:
+                            c = 1
+                        elif r.next < 0:
+                            c = 0
+                        elif r.trump != self.trump:
+                            c = 1 if self.reply_safe(r, hero) else 0
+                        else:
+                            c = position(r.hands, r.next)
+                        children.add(c)
+                        if (c == 0 and not option_and) or (c == 1 and option_and):
+                            break  # The option is decided.
+                option_lost = 0 in children if not option_and else children == {0}
+                option_safe = 1 in children if option_and else children == {1}
+                if option_safe:
+                    if hero_moves:
+                        decided = True  # The hero has a move that is never lost.
+                        break
                     continue
-                verdicts = (option_lost(dh, succ) for dh, succ in opts)
-                if all(verdicts) if mine else any(verdicts):
-                    lost.add(k)
-                    # The order of discovery ranks the lost positions: from each, the others can always move to a
-                    # lost position of lower rank, so a line that follows the ranks reaches the end (see line()).
-                    self._tick += 1
-                    self.rank[k] = self._tick
-                    changed = True
-        for k in graph:
-            self.mtable[k] = k not in lost
-            if k in lost:
-                self.loss.add(k)
+                if option_lost:
+                    if not hero_moves:
+                        mark(pid)  # Another seat has a move that is lost for the hero.
+                        decided = True
+                        break
+                    continue
+                options.append((option_and, children - {0, 1}))
+            if decided:
+                continue
+            if hero_moves and not options:
+                mark(pid)  # Every option of the hero is lost.
+                continue
+            left[pid] = len(options) if hero_moves else 1
+            for option_and, children in options:
+                oid = new(option_and)
+                parents[oid].append(pid)
+                left[oid] = len(children) if option_and else 1
+                for c in children:
+                    parents[c].append(oid)
+        # Backwards from the lost nodes.
+        while work:
+            x = work.pop()
+            for p in parents[x]:
+                if lost[p]:
+                    continue
+                if is_and[p]:
+                    left[p] -= 1
+                    if left[p] > 0:
+                        continue
+                mark(p)
+        for k, i in ids.items():
+            mtable[k] = not lost[i]
+            if lost[i]:
+                lost_known.add(k)
 
     # -- every safe first lead -----------------------------------------------------------
 
