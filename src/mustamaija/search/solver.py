@@ -591,7 +591,7 @@ class Solver:
         d = self.defender_of(hands, attacker)
         h = list(hands)
         h[attacker] &= ~lead
-        two = sum(1 for x in h if x) <= 2 or (sum(1 for x in hands if x) == 2)
+        two = sum(1 for x in h if x) <= 2  # Two holders from here on: the dominances hold.
         others = _others(tuple(h), d) | lead
         out = []
         for pairs in self.defences(hands[d], lead, others, two_holders=two):
