@@ -52,7 +52,7 @@ from ..game.actions import DECLARE, STOP, Lead
 from ..game.state import State
 from ..game.view import View
 
-__all__ = ["HeuristicPlayer", "Weights", "heuristic_step"]
+__all__ = ["ROLLOUT_WEIGHTS", "HeuristicPlayer", "Weights", "heuristic_step"]
 
 _ALL: Final = (1 << 52) - 1
 _QS_BIT: Final = 1 << QS
@@ -94,7 +94,7 @@ class Weights:
     end_push_two: float = 0.45
     # Beating a led card that was led in the last rounds too (it circulates) is worth this much more.
     circ_bonus: float = 1.5
-    circ_lead: float = 0.5
+    circ_lead: float = 0.0
     circ_trumps: bool = False
     # Count exactly what a defender whose whole hand is known can beat.
     exact_known: bool = True
@@ -612,10 +612,11 @@ class HeuristicPlayer:
         return _defence_step(plan, view.rem, view.hand & ~view.used, view.trump)
 
 
-_DEFAULT: Final = Weights()
+ROLLOUT_WEIGHTS: Final = Weights(circ_lead=0.5, circ_trumps=True, loop_turns=100)
+"""The weights of :func:`heuristic_step`: the player's, but breaking circulations sooner, so rollouts stay short."""
 
 
-def heuristic_step(state: State, rng: random.Random | None = None, weights: Weights = _DEFAULT) -> int:
+def heuristic_step(state: State, rng: random.Random | None = None, weights: Weights = ROLLOUT_WEIGHTS) -> int:
     """Return the heuristic's step for ``state.to_act``, from that seat's hand and the public facts only.
 
     ``rng`` is used only to break endless circulations (after ``weights.loop_turns`` turns, or half

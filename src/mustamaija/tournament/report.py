@@ -59,15 +59,18 @@ def plot_loss_rates(result: TournamentResult, path: str | os.PathLike[str]) -> N
 
     rows = result.by_spec()
     by_pos = result.by_position()
+    colours = ["tab:blue"] * len(rows)
     if len(by_pos) != len(rows):
         rows = rows + by_pos
+        colours += ["tab:gray"] * len(by_pos)  # Lineup positions, below the bots they aggregate into.
     labels = [r.label for r in rows]
     rates = [100 * r.loss_rate for r in rows]
     err: Any = [[100 * (r.loss_rate - r.ci_low) for r in rows], [100 * (r.ci_high - r.loss_rate) for r in rows]]
     s = result.settings
     fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.45 * len(rows)))
     ys = list(range(len(rows)))[::-1]
-    ax.errorbar(rates, ys, xerr=err, fmt="o", color="tab:blue", ecolor="tab:blue", capsize=4)
+    for i, colour in enumerate(colours):
+        ax.errorbar([rates[i]], [ys[i]], xerr=[[err[0][i]], [err[1][i]]], fmt="o", color=colour, ecolor=colour, capsize=4)
     ax.axvline(100 / s.players, color="tab:gray", linestyle="--", label=f"parity ({100 / s.players:.1f}%)")
     ax.set_yticks(ys)
     ax.set_yticklabels(labels)
