@@ -100,7 +100,7 @@ def test_same_view_same_decision_whatever_the_hidden_cards(players: int, seed: i
     # The open-hand player does look at the cards, so the same test must tell the states apart.
     roots = []
     for state in (s, t):
-        oh = OpenHandPlayer(iters=300, seed=7, rollout="fast")
+        oh = OpenHandPlayer(iters=300, seed=7, rollout="fast", depth=0)  # Full rollouts: every hidden card counts.
         oh.act_open(state)
         roots.append(oh.stats["root"])
     assert roots[0] != roots[1]

@@ -74,6 +74,7 @@ from .ismcts_policy import RolloutPolicy, fast_rollout, fast_step, outcome, rand
 __all__ = [
     "DEFAULT_C",
     "DEFAULT_DEPTH",
+    "DEFAULT_ROLLOUT",
     "DEFAULT_ITERS",
     "Determiniser",
     "ISMCTSPlayer",
@@ -87,8 +88,11 @@ __all__ = [
 
 DEFAULT_ITERS: Final = 1000
 DEFAULT_C: Final = 0.7
-DEFAULT_DEPTH: Final = 0
-"""Rollout turns (a lead and its defence) before the evaluation takes over (0: play every rollout to the end)."""
+DEFAULT_DEPTH: Final = 3
+"""Rollout turns (a lead and its defence) before the evaluation takes over (0: play every rollout to the end).
+
+Short rollouts ending in the fitted evaluation beat full rollouts at equal time (docs/strength.md)."""
+DEFAULT_ROLLOUT: Final = "fast"
 
 _POLICIES: dict[str, RolloutPolicy] = {}
 
@@ -237,7 +241,7 @@ class SearchConfig:
     """The parameters of one search: exploration ``c``, rollout policy name and truncation ``depth``."""
 
     c: float = DEFAULT_C
-    rollout: str = "auto"
+    rollout: str = DEFAULT_ROLLOUT
     depth: int = DEFAULT_DEPTH
 
 
@@ -408,7 +412,7 @@ class _SearchPlayer:
         time: float | None = None,
         workers: int = 1,
         c: float = DEFAULT_C,
-        rollout: str = "auto",
+        rollout: str = DEFAULT_ROLLOUT,
         depth: int = DEFAULT_DEPTH,
         seed: int = 0,
         solver: bool = True,
@@ -618,7 +622,7 @@ def _build(cls: type[_SearchPlayer], params: Mapping[str, Any], seed: int) -> _S
         time=None if get("time") is None else _number(get("time"), float, "time"),
         workers=_number(get("workers", 1), int, "workers"),
         c=_number(get("c", DEFAULT_C), float, "c"),
-        rollout=str(get("rollout", "auto")),
+        rollout=str(get("rollout", DEFAULT_ROLLOUT)),
         depth=_number(get("depth", DEFAULT_DEPTH), int, "depth"),
         seed=seed,
         solver=_flag(get("solver", True)),
