@@ -233,3 +233,19 @@ def test_bench_json(tmp_path: Path) -> None:
         for key in ("decisions_per_s", "games_per_s", "decisions_per_game"):
             assert isinstance(row[key], (int, float)) and row[key] > 0
         assert row["decisions_per_s"] == pytest.approx(row["games_per_s"] * row["decisions_per_game"], rel=1e-6)
+
+
+def test_bench_sections_search_and_solver(tmp_path: Path) -> None:
+    r = run("bench", "--section", "search,solver", "--solver-count", "2", "--solver-sizes", "5+5,2+2+2", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    obj = json.loads(r.stdout)
+    assert obj["players"] == {}  # The engine section was not asked for.
+    assert obj["search"]["ismcts_iterations_per_s"] > 0 and obj["search"]["ismcts_full_rollout_iterations_per_s"] > 0
+    assert [row["size"] for row in obj["solver"]] == ["5+5", "2+2+2"]
+    assert all(row["count"] == 2 and row["max_s"] >= row["median_s"] >= 0 for row in obj["solver"])
+
+
+def test_bench_rejects_an_unknown_section(tmp_path: Path) -> None:
+    r = run("bench", "--section", "engine,warp", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "unknown section 'warp'" in r.stderr

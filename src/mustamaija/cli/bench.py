@@ -1,4 +1,14 @@
-"""``mustamaija bench``: time random play of complete deals through the public API."""
+"""``mustamaija bench``: time random play of complete deals, and (on request) the bots, the search and the solver.
+
+Sections (``--section``, comma-separated, or ``--all``):
+
+* ``engine`` (the default): random play of complete deals through the public API;
+* ``bots``: the heuristic player's time per decision (view built by the caller) and
+  its rollout policy's time per step;
+* ``search``: ISMCTS iterations per second of CPU time at the first decision of
+  seeded 4-player deals;
+* ``solver``: the exact solver on seeded random talon-empty positions of several sizes.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +16,7 @@ import argparse
 import json
 import platform
 import random
+import sys
 import time
 from typing import Any
 
@@ -22,7 +33,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--preset", choices=list(PRESETS), default="standard")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--section", default="engine",
+                   help="comma-separated sections: engine, bots, search, solver (default engine)")
+    p.add_argument("--all", action="store_true", help="run every section")
+    p.add_argument("--solver-count", type=int, default=20, help="positions per size in the solver section (default 20)")
+    p.add_argument("--solver-sizes", default="8+8,10+10,12+12,3+3+3,4+4+4",
+                   help="hand sizes of the solver section's positions (default 8+8,10+10,12+12,3+3+3,4+4+4)")
     p.set_defaults(run=run)
+
+
+SECTIONS = ("engine", "bots", "search", "solver")
 
 
 def measure_engine(players: int, seconds: float, rules: Rules, seed: int) -> dict[str, float]:
@@ -68,16 +88,98 @@ def measure_views(players: int, seconds: float, rules: Rules, seed: int) -> floa
     return decisions / (time.perf_counter() - start)
 
 
+def measure_bots(players: int, deals: int, rules: Rules, seed: int) -> dict[str, float]:
+    """Return the heuristic's mean µs per decision and its rollout policy's µs per step over heuristic self-play.
+
+    CPU time of this process is used, so a busy machine disturbs the figures little.
+    """
+    from ..players.heuristic import HeuristicPlayer, heuristic_step
+
+    rng = random.Random(seed)
+    player_time = rollout_time = 0.0
+    steps = 0
+    clock = time.process_time
+    for i in range(deals):
+        s = State.from_seed(players, seed + i, rules)
+        bots = [HeuristicPlayer(seed=seed + k) for k in range(players)]
+        while not s.is_over:
+            view = s.view(s.to_act)
+            t0 = clock()
+            step = bots[s.to_act].act(view)
+            t1 = clock()
+            heuristic_step(s, rng)
+            rollout_time += clock() - t1
+            player_time += t1 - t0
+            steps += 1
+            s.apply(step)
+    return {"heuristic_us_per_decision": 1e6 * player_time / steps, "heuristic_step_us": 1e6 * rollout_time / steps,
+            "decisions": steps}
+
+
+def measure_search(rules_name: str, seed: int) -> dict[str, float]:
+    """Return ISMCTS iterations per CPU second at the opening of 4-player deals, with the default and full rollouts."""
+    from ..search.ismcts import iterations_per_second
+
+    return {
+        "ismcts_iterations_per_s": iterations_per_second(players=4, preset=rules_name, iters=3000, deals=5),
+        "ismcts_full_rollout_iterations_per_s": iterations_per_second(players=4, preset=rules_name, iters=1000, deals=5,
+                                                                      depth=0),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the figures."""
     counts = [int(x) for x in args.players.split(",") if x.strip()]
     rules = Rules.preset(args.preset)
+    sections = list(SECTIONS) if args.all else [x.strip() for x in args.section.split(",") if x.strip()]
+    unknown = [x for x in sections if x not in SECTIONS]
+    if unknown:
+        print(f"mustamaija bench: unknown section {unknown[0]!r}: expected one of {', '.join(SECTIONS)}", file=sys.stderr)
+        return 2
     result: dict[str, Any] = {
         "preset": args.preset,
         "python": platform.python_version(),
         "machine": platform.machine(),
         "players": {},
     }
+    if "engine" in sections:
+        _engine(args, counts, rules, result)
+    if "bots" in sections:
+        result["bots"] = measure_bots(4, 20, rules, args.seed)
+        if not args.json:
+            b = result["bots"]
+            print(f"heuristic player: {b['heuristic_us_per_decision']:.0f} µs/decision; its rollout policy "
+                  f"heuristic_step: {b['heuristic_step_us']:.0f} µs/step (4 players, CPU time)", flush=True)
+    if "search" in sections:
+        result["search"] = measure_search(args.preset, args.seed)
+        if not args.json:
+            m = result["search"]
+            print(f"ISMCTS: {m['ismcts_iterations_per_s']:,.0f} iterations/s at the opening of a 4-player deal "
+                  f"({m['ismcts_full_rollout_iterations_per_s']:,.0f} with rollouts to the end); target 3,000", flush=True)
+    if "solver" in sections:
+        from ..search.solver_bench import bench_solver
+
+        try:
+            sizes = [tuple(int(x) for x in size.split("+")) for size in args.solver_sizes.split(",") if size.strip()]
+        except ValueError:
+            print(f"mustamaija bench: bad --solver-sizes {args.solver_sizes!r}: expected sizes such as 8+8,3+3+3",
+                  file=sys.stderr)
+            return 2
+        result["solver"] = rows = []
+        for size in sizes:
+            row = bench_solver([size], args.solver_count, args.seed)[0]
+            rows.append(row)
+            if not args.json:
+                print(f"solver {row['size']:>7}: median {row['median_s']:.4f} s, mean {row['mean_s']:.4f} s, "
+                      f"max {row['max_s']:.4f} s over {row['count']} random positions (CPU)", flush=True)
+        if not args.json:
+            print("targets: 8+8 median at most 0.1 s, 12+12 median at most 1 s")
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+def _engine(args: argparse.Namespace, counts: list[int], rules: Rules, result: dict[str, Any]) -> None:
     for n in counts:
         row = measure_engine(n, args.seconds, rules, args.seed)
         row["view_decisions_per_s"] = measure_views(n, args.seconds / 3, rules, args.seed)
@@ -86,8 +188,5 @@ def run(args: argparse.Namespace) -> int:
             print(f"{n} players: {row['decisions_per_s']:>10,.0f} decisions/s  {row['games_per_s']:>8,.1f} games/s  "
                   f"{row['decisions_per_game']:6.1f} decisions/deal  "
                   f"({row['view_decisions_per_s']:,.0f} decisions/s when bots act on views)", flush=True)
-    if args.json:
-        print(json.dumps(result))
-    else:
+    if not args.json:
         print(f"one core, Python {result['python']}, preset {args.preset}; target 50,000 decisions/s at 4 players")
-    return 0
