@@ -74,8 +74,8 @@ from .ismcts_policy import RolloutPolicy, fast_rollout, fast_step, outcome, rand
 __all__ = [
     "DEFAULT_C",
     "DEFAULT_DEPTH",
-    "DEFAULT_ROLLOUT",
     "DEFAULT_ITERS",
+    "DEFAULT_ROLLOUT",
     "Determiniser",
     "ISMCTSPlayer",
     "OpenHandPlayer",
