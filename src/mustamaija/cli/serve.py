@@ -1,0 +1,97 @@
+"""``mustamaija serve``: the web app (lobby, tables with people and bots, replays, the bot API).
+
+    mustamaija serve                       # http://127.0.0.1:8000/, games in the per-user data directory
+    mustamaija serve --port 0 --db sqlite:///games.sqlite3 --bot-pace 0.5
+
+The web extra provides FastAPI, uvicorn and SQLAlchemy
+(``pip install 'mustamaija[web]'``); docs/web.md describes the app and its API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import socket
+import sys
+import threading
+import webbrowser
+from pathlib import Path
+
+from ..errors import MustamaijaError
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the subcommand."""
+    p = sub.add_parser("serve", help="start the web app: tables in the browser with friends and bots",
+                       description="Start the web app and print its URL. Games are kept in a database "
+                                   "(SQLite by default) and continue after a restart.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default 8000)")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="database URL, such as sqlite:///games.sqlite3 or postgresql+psycopg://user@host/db "
+                        "(default: $DATABASE_URL, else web.sqlite3 in the data directory)")
+    p.add_argument("--data-dir", default=None, metavar="DIR",
+                   help="directory of the default SQLite file (default: $MUSTAMAIJA_DATA_DIR, else the per-user data directory)")
+    p.add_argument("--bot-pace", type=float, default=1.0, metavar="SECONDS", help="pause before each bot action (default 1)")
+    p.add_argument("--deal-pause", type=float, default=3.0, metavar="SECONDS", help="pause between deals (default 3)")
+    p.add_argument("--takeover-after", type=float, default=60.0, metavar="SECONDS",
+                   help="default time after which a bot plays for a person who left (default 60)")
+    p.add_argument("--bot-workers", type=int, default=1, metavar="N", help="processes for the search bots (default 1)")
+    p.add_argument("--open-browser", dest="open_browser", action="store_true", default=False,
+                   help="open the lobby in a web browser")
+    p.add_argument("--no-browser", dest="open_browser", action="store_false", help="do not open a browser (the default)")
+    p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"],
+                   help="server log level (default warning)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server and serve until interrupted."""
+    try:
+        import uvicorn
+
+        from ..web import ServerConfig, create_app
+        from ..web.config import default_db_url
+    except ImportError as e:
+        raise MustamaijaError(f"the web app needs its extra: pip install 'mustamaija[web]' ({e})") from None
+    for name in ("bot_pace", "deal_pause", "takeover_after"):
+        if getattr(args, name) < 0:
+            raise MustamaijaError(f"--{name.replace('_', '-')} must not be negative")
+    if args.bot_workers < 1:
+        raise MustamaijaError("--bot-workers must be at least 1")
+    db = args.db or default_db_url(Path(args.data_dir) if args.data_dir else None)
+    config = ServerConfig(db_url=db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
+                          takeover_after=args.takeover_after, bot_workers=args.bot_workers)
+    try:
+        app = create_app(config)
+    except Exception as e:  # A bad database URL or an unreachable server: say which.
+        raise MustamaijaError(f"cannot open the database {db!r}: {e}") from None
+    try:
+        sock = socket.create_server((args.host, args.port), reuse_port=False)
+    except OSError as e:
+        raise MustamaijaError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    port = sock.getsockname()[1]
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
+    url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
+    print(f"Mustamaija is served at {url}  (database: {_safe(db)}; Ctrl-C stops it)", flush=True)
+    if args.open_browser:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024,
+                                           timeout_graceful_shutdown=3))
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
+    print("stopped", file=sys.stderr)
+    return 0
+
+
+def _safe(url: str) -> str:
+    """Return a database URL with any password hidden.
+
+    >>> _safe("postgresql://ann:secret@db/games")
+    'postgresql://ann:***@db/games'
+    """
+    head, sep, rest = url.partition("://")
+    creds, at, host = rest.rpartition("@")
+    if not at or ":" not in creds:
+        return url
+    return f"{head}{sep}{creds.split(':', 1)[0]}:***@{host}"

@@ -1,0 +1,42 @@
+"""The web app behind ``mustamaija serve``: lobby, tables, bots, replays and the bot API (see docs/web.md).
+
+=================  ==================================================================
+module             what it holds
+=================  ==================================================================
+``errors``         :class:`ApiError`, the one error shape of the HTTP and WebSocket API
+``config``         :class:`ServerConfig` and the default database location
+``store``          storage through SQLAlchemy Core: tables, seats, deals, events (JSON)
+``payloads``       the JSON a client gets: a seat's state (from its view only), table metadata
+``replays``        replay frames of finished deals and imported records
+``bots``           bot levels and running bots off the event loop
+``limits``         the token bucket of the rate limits
+``live``           :class:`LiveTable`: one table's engine state, match, events and seats
+``manager``        :class:`TableManager`: every live table, actions, bots, presence, recovery
+``app``            :func:`create_app`: the FastAPI application (routes, WebSocket, pages)
+=================  ==================================================================
+
+FastAPI, uvicorn and SQLAlchemy come with the ``web`` extra and are imported
+only here, so the rest of the package does not need them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app as create_app
+    from .config import ServerConfig as ServerConfig
+
+__all__ = ["ServerConfig", "create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    if name == "ServerConfig":
+        from .config import ServerConfig
+
+        return ServerConfig
+    raise AttributeError(name)

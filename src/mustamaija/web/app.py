@@ -1,0 +1,528 @@
+"""The FastAPI application: the HTTP API, the WebSocket, the stream for bots, and the pages.
+
+Every refusal has the shape ``{"error": {"code": ..., "message": ...}}``
+(docs/web.md lists the codes); nothing a client sends can make it answer
+500 or crash the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from .. import __version__
+from ..errors import MustamaijaError
+from ..formats.record import Record
+from ..game.rules import PRESETS
+from .bots import levels_json
+from .config import ServerConfig
+from .errors import ApiError
+from .limits import TokenBucket
+from .manager import Subscriber, TableManager
+from .replays import replay_json
+
+__all__ = ["STATIC_DIR", "create_app"]
+
+log = logging.getLogger("mustamaija.web")
+
+STATIC_DIR = Path(__file__).parent / "static"
+"""The front end: plain ES modules, CSS and SVG, served as they are."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+# -- request bodies (they also document the API in /openapi.json) ------------------------------
+
+
+class SeatSpec(BaseModel):
+    """One seat of a new table."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["person", "bot"] = "person"
+    bot: str | None = Field(default=None, max_length=200, description="a level (easy, medium, hard, expert) or a bot spec")
+    name: str | None = Field(default=None, max_length=40)
+
+
+class CreateTable(BaseModel):
+    """A new table; every key is optional (docs/web.md gives the defaults)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str | None = Field(default=None, max_length=60)
+    players: int | None = Field(default=None, ge=2, le=8)
+    preset: str | None = Field(default=None, max_length=40)
+    rules: dict[str, Any] | None = None
+    seats: list[SeatSpec] | None = Field(default=None, max_length=8)
+    deals: int | None = Field(default=None, ge=1, le=100)
+    max_losses: int | None = Field(default=None, ge=1, le=100)
+    private: bool = False
+    hints: bool = True
+    takeover_after: float | None = Field(default=None, ge=0, le=3600)
+    sit: bool = True
+    player_name: str | None = Field(default=None, max_length=40)
+
+
+class JoinTable(BaseModel):
+    """Taking a seat: a seat number (or none for the first free one) and a name."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: int | None = None
+    name: str | None = Field(default=None, max_length=40)
+
+
+class PostAction(BaseModel):
+    """An action: the version it is based on and the FORMATS.md action without its seat."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    version: int
+    action: dict[str, Any] = Field(description='such as {"lead": ["9H", "4H"]}, {"beat": {"9H": "JH"}}, {"declare": "H"}')
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _error(code: str, message: str) -> JSONResponse:
+    err = ApiError(code, message)
+    return JSONResponse(err.to_json(), status_code=err.status)
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError("unauthorized", "the Authorization header must be 'Bearer <seat token>'")
+    return token.strip()
+
+
+def _seat_url(table_id: str, seat: int | None, token: str | None) -> str | None:
+    return None if seat is None or token is None else f"/t/{table_id}#seat={seat}&token={token}"
+
+
+def _page(name: str) -> Response:
+    path = STATIC_DIR / name
+    if path.is_file():
+        return FileResponse(path, media_type="text/html")
+    return HTMLResponse(f"<!doctype html><title>Mustamaija</title><p>The page {name} is missing from this installation.",
+                        status_code=404)
+
+
+class LimitsMiddleware:
+    """Refuses HTTP bodies over the size limit and too many requests from one client address."""
+
+    def __init__(self, app: Any, config: ServerConfig) -> None:
+        self.app = app
+        self.config = config
+        self.buckets: dict[str, TokenBucket] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        host = client[0] if client else "?"
+        bucket = self.buckets.get(host)
+        if bucket is None:
+            if len(self.buckets) > 10000:
+                self.buckets.clear()
+            bucket = self.buckets[host] = TokenBucket(self.config.http_burst, self.config.http_rate)
+        if not bucket.take():
+            await _error("rate_limited", "too many requests: slow down")(scope, receive, send)
+            return
+        limit = self.config.max_body
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > limit:
+                await _error("too_large", f"the body is over {limit} bytes")(scope, receive, send)
+                return
+        # Bodies are small: read the whole body first, so that an oversized one is refused before any parsing.
+        body = b""
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            body += message.get("body", b"")
+            if len(body) > limit:
+                await _error("too_large", f"the body is over {limit} bytes")(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+# -- the application -------------------------------------------------------------------------------
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """Return the web app for ``config`` (default: an in-memory SQLite database)."""
+    cfg = config or ServerConfig()
+    manager = TableManager(cfg)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await manager.start()
+        try:
+            yield
+        finally:
+            await manager.close()
+
+    app = FastAPI(
+        title="Mustamaija",
+        version=__version__,
+        description="Online Mustamaija tables: people, bots and spectators. docs/web.md describes the "
+                    "WebSocket messages and the bot API; seats authenticate with 'Authorization: Bearer <seat token>'.",
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    app.state.config = cfg
+    app.add_middleware(LimitsMiddleware, config=cfg)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        kind = str(first.get("type", ""))
+        loc = [str(p) for p in first.get("loc", ()) if p != "body"]
+        if kind == "json_invalid":
+            return _error("bad_json", f"the body is not valid JSON: {first.get('ctx', {}).get('error', 'parse error')}")
+        if not loc and kind in ("model_attributes_type", "dict_type", "missing"):
+            return _error("bad_json", "the body must be a JSON object, sent as application/json")
+        where = ".".join(loc) or "body"
+        return _error("bad_request", f"{where}: {first.get('msg', 'invalid')}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 404:
+            return _error("not_found", f"there is no route {request.method} {request.url.path}")
+        if exc.status_code == 405:
+            return _error("method_not_allowed", f"{request.url.path} does not take {request.method}")
+        return _error("bad_request", str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error", exc_info=exc)
+        return _error("internal", f"internal error ({type(exc).__name__}); the server carries on")
+
+    # -- pages --------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return _page("index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return _page("table.html")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_import_page() -> Response:
+        return _page("replay.html")
+
+    @app.get("/replay/{rest:path}", include_in_schema=False)
+    async def replay_page(rest: str) -> Response:
+        return _page("replay.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    # -- the HTTP API --------------------------------------------------------------------------------
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Return that the server is up, and its version."""
+        return {"ok": True, "version": __version__}
+
+    @app.get("/api/bots", tags=["server"])
+    async def bots() -> dict[str, Any]:
+        """Return the bot levels and the registered bots."""
+        return levels_json()
+
+    @app.get("/api/presets", tags=["server"])
+    async def presets() -> dict[str, Any]:
+        """Return the rule presets and their rules."""
+        return {"presets": {name: rules.to_json() for name, rules in PRESETS.items()}}
+
+    @app.get("/api/tables", tags=["tables"])
+    async def list_tables() -> dict[str, Any]:
+        """Return the public tables waiting for people (``open``) and those in play (``running``)."""
+        return manager.lobby()
+
+    @app.post("/api/tables", tags=["tables"], status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        """Create a table; with ``sit`` the creator takes the first person seat and gets its token."""
+        data = body.model_dump(exclude_none=True)
+        if body.seats is not None:
+            data["seats"] = [s.model_dump() for s in body.seats]
+        table, seat, token = manager.create(data)
+        return {"table": table.meta(), "seat": seat, "token": token, "url": _seat_url(table.id, seat, token)}
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    async def get_table(table_id: str) -> dict[str, Any]:
+        """Return a table's metadata and the spectator's view of its deal."""
+        table = manager.get(table_id)
+        return {"table": table.meta(), "state": table.state_for(None)}
+
+    @app.post("/api/tables/{table_id}/join", tags=["tables"])
+    async def join_table(table_id: str, body: JoinTable | None = None) -> dict[str, Any]:
+        """Take a free person seat; the answer holds the seat token (keep it: it is the seat)."""
+        body = body or JoinTable()
+        table, seat, token = manager.join(table_id, body.seat, body.name)
+        return {"table": table.meta(), "seat": seat, "token": token, "url": _seat_url(table.id, seat, token)}
+
+    @app.get("/api/tables/{table_id}/state", tags=["play"])
+    async def get_state(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Return the deal as the token's seat sees it (a spectator's view without a token)."""
+        table = manager.get(table_id)
+        seat = table.seat_of(_bearer(authorization))
+        return {"table": table.meta(), "seat": seat, "state": table.state_for(seat), "seq": table.seq}
+
+    @app.post("/api/tables/{table_id}/actions", tags=["play"])
+    async def post_action(table_id: str, body: PostAction, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Play an action for the token's seat, based on the table version ``version``."""
+        table = manager.get(table_id)
+        token = _bearer(authorization)
+        if token is None:
+            raise ApiError("unauthorized", "acting needs the seat token: 'Authorization: Bearer <seat token>'")
+        version = manager.act(table_id, table.seat_of(token), body.version, body.action)
+        return {"ok": True, "version": version}
+
+    @app.get("/api/tables/{table_id}/stream", tags=["play"])
+    async def stream(table_id: str, since: int | None = None,
+                     authorization: str | None = Header(None)) -> StreamingResponse:
+        """Stream the table's messages as newline-delimited JSON (``sync``, then ``update`` after each change)."""
+        sub = manager.subscribe(table_id, _bearer(authorization), since)
+
+        async def lines() -> AsyncIterator[bytes]:
+            try:
+                while True:
+                    try:
+                        message = await asyncio.wait_for(sub.queue.get(), cfg.keepalive)
+                    except TimeoutError:
+                        yield b"\n"
+                        continue
+                    if message is None or sub.overflow:
+                        return
+                    yield json.dumps(message, ensure_ascii=False).encode() + b"\n"
+            finally:
+                manager.unsubscribe(sub)
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+    @app.get("/api/tables/{table_id}/hint", tags=["play"])
+    async def get_hint(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Return a hint for the token's seat (from its view only), if the table allows hints."""
+        table = manager.get(table_id)
+        token = _bearer(authorization)
+        if token is None:
+            raise ApiError("not_seated", "hints are for seats: send 'Authorization: Bearer <seat token>'")
+        return {"hint": await manager.hint(table_id, table.seat_of(token))}
+
+    @app.post("/api/tables/{table_id}/rematch", tags=["play"])
+    async def post_rematch(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Begin a new match at the table once the match is over."""
+        table = manager.get(table_id)
+        token = _bearer(authorization)
+        if token is None:
+            raise ApiError("not_seated", "a rematch is asked for by a seat: send 'Authorization: Bearer <seat token>'")
+        return {"table": manager.rematch(table_id, table.seat_of(token)).meta()}
+
+    @app.get("/api/tables/{table_id}/deals", tags=["replays"])
+    async def list_deals(table_id: str) -> dict[str, Any]:
+        """Return the deals played at a table."""
+        manager.get(table_id)
+        rows = manager.store.deals(table_id)
+        return {"deals": [{"deal": d["deal_no"], "match": d["match_no"], "finished": d["finished"],
+                           "loser": d["loser"], "stopped": d["stopped"], "turns": d["turns"]} for d in rows]}
+
+    def _finished(table_id: str, deal: int) -> dict[str, Any]:
+        manager.get(table_id)
+        row = manager.store.deal(table_id, deal)
+        if row is None:
+            raise ApiError("not_found", f"table {table_id} has no deal {deal}")
+        if not row["finished"]:
+            raise ApiError("deal_not_finished", f"deal {deal} of table {table_id} is still in play")
+        return row
+
+    @app.get("/api/tables/{table_id}/deals/{deal}/record", tags=["replays"])
+    async def deal_record(table_id: str, deal: int) -> JSONResponse:
+        """Return the FORMATS.md record of a finished deal."""
+        row = _finished(table_id, deal)
+        return JSONResponse(row["record"], headers={
+            "Content-Disposition": f'attachment; filename="mustamaija-{table_id}-{deal}.json"'})
+
+    @app.get("/api/tables/{table_id}/deals/{deal}/replay", tags=["replays"])
+    async def deal_replay(table_id: str, deal: int) -> dict[str, Any]:
+        """Return every position of a finished deal, all hands shown."""
+        row = _finished(table_id, deal)
+        record = Record.from_json(row["record"])
+        names = record.extra.get("names")
+        return replay_json(record, names if isinstance(names, list) else None)
+
+    @app.post("/api/replay", tags=["replays"])
+    async def import_replay(record: dict[str, Any]) -> dict[str, Any]:
+        """Return every position of a FORMATS.md record sent by the client (nothing is stored)."""
+        try:
+            rec = Record.from_json(record)
+            names = rec.extra.get("names")
+            return replay_json(rec, names if isinstance(names, list) and len(names) == rec.players else None)
+        except MustamaijaError as e:
+            raise ApiError("bad_record", str(e)) from None
+
+    # -- the WebSocket --------------------------------------------------------------------------------
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        await _serve_socket(websocket, table_id, manager, cfg)
+
+    return app
+
+
+async def _send_error(ws: WebSocket, err: ApiError, ref: object = None) -> None:
+    await ws.send_json({"type": "error", "id": ref, **err.to_json()})
+
+
+async def _read(ws: WebSocket, cfg: ServerConfig) -> dict[str, Any] | None:
+    """Receive one message; ``None`` when the client has gone. Bad messages raise :class:`ApiError`."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        data = message.get("bytes") or b""
+        if len(data) > cfg.max_message:
+            raise ApiError("too_large", f"a message may hold at most {cfg.max_message} bytes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ApiError("bad_json", "a message must be UTF-8 JSON text") from None
+    if len(text) > cfg.max_message:
+        raise ApiError("too_large", f"a message may hold at most {cfg.max_message} bytes")
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ApiError("bad_json", f"the message is not valid JSON: {e.msg} at position {e.pos}") from None
+    if not isinstance(obj, dict):
+        raise ApiError("bad_json", f"a message must be a JSON object, not {type(obj).__name__}")
+    return obj
+
+
+async def _serve_socket(ws: WebSocket, table_id: str, manager: TableManager, cfg: ServerConfig) -> None:
+    bucket = TokenBucket(cfg.ws_burst, cfg.ws_rate)
+    try:
+        hello = await asyncio.wait_for(_read(ws, cfg), 60)
+        if hello is None:
+            return
+        if hello.get("type") != "hello":
+            raise ApiError("hello_first", f"the first message must be hello, not {str(hello.get('type'))[:40]!r}")
+        sub = manager.subscribe(table_id, hello.get("token"), hello.get("since"))
+    except (ApiError, TimeoutError, WebSocketDisconnect) as e:
+        if isinstance(e, ApiError) and ws.client_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await _send_error(ws, e)
+                codes = {"not_found": 4404, "unauthorized": 4401}
+                await ws.close(codes.get(e.code, 4400), e.message[:120])
+        return
+    sender = asyncio.create_task(_pump(ws, sub))
+    refused = 0
+    tasks: set[asyncio.Task[None]] = set()
+    try:
+        while not sender.done():
+            ref = None
+            try:
+                msg = await _read(ws, cfg)
+                if msg is None:
+                    break
+                if not bucket.take():
+                    raise ApiError("rate_limited", "too many messages: at most 10 a second after a burst of 20")
+                ref = msg.get("id")
+                if ref is not None and (not isinstance(ref, (str, int)) or isinstance(ref, bool) or len(str(ref)) > 64):
+                    ref = None
+                    raise ApiError("bad_request", "'id' must be a short string or integer")
+                await _dispatch(msg, sub, manager, ref, tasks)
+                refused = 0
+            except ApiError as e:
+                refused += 1
+                await _send_error(ws, e, ref)
+                if refused >= cfg.ws_max_refused:
+                    await ws.close(1008, "too many refused messages")
+                    break
+    except WebSocketDisconnect:
+        pass
+    except Exception:  # A bug must cost at most this connection.
+        log.exception("websocket of table %s failed", table_id)
+    finally:
+        manager.unsubscribe(sub)
+        sender.cancel()
+        for task in tasks:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _pump(ws: WebSocket, sub: Subscriber) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            message = await sub.queue.get()
+            if message is None or sub.overflow:
+                await ws.close(1001 if message is None else 1008)
+                return
+            await ws.send_json(message)
+
+
+async def _dispatch(msg: dict[str, Any], sub: Subscriber, manager: TableManager, ref: object,
+                    tasks: set[asyncio.Task[None]]) -> None:
+    kind = msg.get("type")
+    if kind == "action":
+        version = manager.act(sub.table_id, sub.seat, msg.get("version"), msg.get("action"))
+        sub.send({"type": "ack", "id": ref, "version": version})
+    elif kind == "hint":
+        async def run() -> None:
+            try:
+                sub.send({"type": "hint", "id": ref, "hint": await manager.hint(sub.table_id, sub.seat)})
+            except ApiError as e:
+                sub.send({"type": "error", "id": ref, **e.to_json()})
+            except Exception as e:  # A failed hint is reported, never fatal.
+                log.exception("hint failed")
+                sub.send({"type": "error", "id": ref, **ApiError("internal", f"the hint failed ({type(e).__name__})").to_json()})
+
+        task = asyncio.create_task(run())
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    elif kind == "rematch":
+        manager.rematch(sub.table_id, sub.seat)
+    elif kind == "sync":
+        sub.send(manager.sync(manager.get(sub.table_id), sub.seat))
+    elif kind == "ping":
+        sub.send({"type": "pong"})
+    elif kind == "hello":
+        raise ApiError("bad_request", "this connection has already said hello")
+    else:
+        raise ApiError("unknown_type", f"unknown message type {str(kind)[:40]!r}: expected action, hint, rematch, sync or ping")
+

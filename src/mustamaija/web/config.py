@@ -1,0 +1,65 @@
+"""Server settings and where the default SQLite database lives."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ServerConfig", "data_dir", "default_db_url"]
+
+
+def data_dir() -> Path:
+    """Return the per-user data directory: ``$MUSTAMAIJA_DATA_DIR``, else the platform's usual place.
+
+    >>> import os
+    >>> os.environ["MUSTAMAIJA_DATA_DIR"] = "games"
+    >>> data_dir().name
+    'games'
+    >>> del os.environ["MUSTAMAIJA_DATA_DIR"]
+    """
+    explicit = os.environ.get("MUSTAMAIJA_DATA_DIR")
+    if explicit:
+        return Path(explicit)
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return base / "mustamaija"
+
+
+def default_db_url(directory: Path | None = None) -> str:
+    """Return ``$DATABASE_URL``, else a SQLite file ``web.sqlite3`` in ``directory`` (default :func:`data_dir`)."""
+    url = os.environ.get("DATABASE_URL")
+    if url and directory is None:
+        return url
+    folder = directory if directory is not None else data_dir()
+    return f"sqlite:///{folder / 'web.sqlite3'}"
+
+
+@dataclass
+class ServerConfig:
+    """How the server runs: its database, the bots' pace and pool, presence, and limits.
+
+    Tests set ``bot_pace`` and ``deal_pause`` to 0 so that bots play at once.
+    """
+
+    db_url: str = "sqlite://"
+    bot_pace: float = 1.0
+    deal_pause: float = 3.0
+    takeover_after: float = 60.0
+    bot_workers: int = 1
+    takeover_bot: str = "medium"
+    hint_seconds: float = 1.0
+    max_body: int = 64 * 1024
+    max_message: int = 8 * 1024
+    ws_burst: int = 20
+    ws_rate: float = 10.0
+    ws_max_refused: int = 100
+    http_burst: int = 60
+    http_rate: float = 30.0
+    keepalive: float = 10.0

@@ -1,0 +1,389 @@
+"""The table manager: every live table, their actions, bots, presence, subscribers and recovery.
+
+Everything that changes a table runs on the event loop, one change at a
+time, and is committed to the store before any client hears of it. Bots
+think in a :class:`~mustamaija.web.bots.BotRunner` pool; when a bot's answer
+comes back, it is played only if the table is still at the version the bot
+looked at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game.actions import action_from_json
+from .bots import BotRunner
+from .config import ServerConfig
+from .errors import ApiError
+from .live import LiveTable, Seat, check_config, hash_token, new_token
+from .store import Store
+
+__all__ = ["Subscriber", "TableManager"]
+
+log = logging.getLogger("mustamaija.web")
+
+_MAX_MISSED = 500
+_QUEUE_LIMIT = 2000
+_MAX_HINTS = 2  # Hints run at once; each takes up to hint_seconds of a core.
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One open WebSocket or stream: its table, its seat (``None``: spectator) and its outgoing messages."""
+
+    table_id: str
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    overflow: bool = False
+
+    def send(self, message: dict[str, Any] | None) -> None:
+        """Queue a message (``None`` asks the connection to close); a client that falls far behind is dropped."""
+        if self.queue.qsize() >= _QUEUE_LIMIT:
+            self.overflow = True
+            return
+        self.queue.put_nowait(message)
+
+
+def _clean_name(name: object, fallback: str) -> str:
+    if name is None:
+        return fallback
+    if not isinstance(name, str):
+        raise ApiError("bad_request", f"'name' must be a string, not {name!r}")
+    text = " ".join(name.split())[:40]
+    return text or fallback
+
+
+class TableManager:
+    """Owns the live tables; the app's routes and sockets call its methods."""
+
+    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
+        self.config = config
+        self.store = store or Store(config.db_url)
+        self.runner = BotRunner(config.bot_workers)
+        self.tables: dict[str, LiveTable] = {}
+        self.subscribers: dict[str, set[Subscriber]] = {}
+        self._wake: dict[str, asyncio.Event] = {}
+        self._drivers: dict[str, asyncio.Task[None]] = {}
+        self._closing = False
+        self._hints = 0
+
+    # -- life cycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every unfinished table from the store and let its bots continue."""
+        for table_id in self.store.table_ids(["waiting", "playing"]):
+            try:
+                table = self._load(table_id)
+            except Exception:  # One broken row must not keep the other tables from running.
+                log.exception("table %s could not be restored", table_id)
+                continue
+            if table is not None:
+                self._drive(table)
+
+    async def close(self) -> None:
+        """Stop the drivers, close every subscriber and release the pools and the database."""
+        self._closing = True
+        for task in self._drivers.values():
+            task.cancel()
+        for task in self._drivers.values():
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for subs in self.subscribers.values():
+            for sub in subs:
+                sub.send(None)
+        self.runner.close()
+        self.store.close()
+
+    def _load(self, table_id: str) -> LiveTable | None:
+        row = self.store.load_table(table_id)
+        if row is None:
+            return None
+        now = time.time()
+        seats = [Seat(r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"],
+                      gone_since=now if r["kind"] == "person" else None) for r in row["seats"]]
+        table = LiveTable(table_id, row["config"], seats, status=row["status"], version=row["version"],
+                          seq=row["seq"], match_no=row["match_no"], deal_no=row["deal_no"], created=row["created"])
+        table.restore(self.store.deals(table_id, row["match_no"]))
+        self.tables[table_id] = table
+        return table
+
+    def get(self, table_id: str) -> LiveTable:
+        """Return a table, loading it from the store if needed; an unknown id is ``not_found``."""
+        table = self.tables.get(table_id)
+        if table is None and isinstance(table_id, str) and 0 < len(table_id) <= 32:
+            table = self._load(table_id)
+            if table is not None:
+                self._drive(table)
+        if table is None:
+            raise ApiError("not_found", f"there is no table {table_id[:40]!r}")
+        return table
+
+    # -- lobby and seats ----------------------------------------------------------------------
+
+    def lobby(self) -> dict[str, Any]:
+        """Return the public tables waiting for people and those in play."""
+        now = time.time()
+        tables = sorted(self.tables.values(), key=lambda t: -t.created)
+        public = [t for t in tables if not t.config.get("private")]
+        return {
+            "open": [t.meta(now) for t in public if t.status == "waiting"][:100],
+            "running": [t.meta(now) for t in public if t.status == "playing"][:100],
+        }
+
+    def create(self, body: Mapping[str, Any]) -> tuple[LiveTable, int | None, str | None]:
+        """Create a table; with ``sit`` the creator takes the first person seat. Return (table, seat, token)."""
+        config, seats = check_config(body, self.config.takeover_after)
+        table_id = secrets.token_urlsafe(9)
+        table = LiveTable(table_id, config, seats)
+        events: list[dict[str, Any]] = []
+        seat = token = None
+        if body.get("sit", True) and table.free_seats():
+            seat = table.free_seats()[0]
+            token = new_token()
+            name = _clean_name(body.get("player_name"), f"player {seat}")
+            table.seats[seat].token_hash = hash_token(token)
+            table.seats[seat].name = name
+            table.seats[seat].gone_since = time.time()
+            events.append(table.event("join", seat=seat, name=name))
+        events += self._maybe_begin(table)
+        self.tables[table_id] = table
+        self.store.commit(table_id, table=table.table_row(), seats=[s.row(i) for i, s in enumerate(table.seats)],
+                          deal=table.deal_row() if table.state is not None else None, events=events)
+        self._drive(table)
+        return table, seat, token
+
+    def join(self, table_id: str, seat: object, name: object) -> tuple[LiveTable, int, str]:
+        """Take a free person seat (``seat`` ``None``: the first free one); return (table, seat, token)."""
+        table = self.get(table_id)
+        free = table.free_seats()
+        if seat is None:
+            if not free:
+                raise ApiError("no_free_seat", f"every person seat at table {table_id} is taken")
+            seat = free[0]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.players:
+            raise ApiError("bad_request", f"'seat' must be a seat from 0 to {table.players - 1}, not {seat!r}")
+        if seat not in free:
+            what = "a bot's seat" if table.seats[seat].kind == "bot" else "taken"
+            raise ApiError("seat_taken", f"seat {seat} at table {table_id} is {what}")
+        token = new_token()
+        s = table.seats[seat]
+        s.token_hash = hash_token(token)
+        s.name = _clean_name(name, f"player {seat}")
+        s.gone_since = time.time()
+        events = [table.event("join", seat=seat, name=s.name)]
+        events += self._maybe_begin(table)
+        self.store.commit(table_id, table=table.table_row(), seats=[s.row(seat)],
+                          deal=table.deal_row() if table.state is not None else None, events=events)
+        self._broadcast(table, events)
+        self._wake_up(table)
+        return table, seat, token
+
+    def _maybe_begin(self, table: LiveTable) -> list[dict[str, Any]]:
+        if table.status != "waiting" or table.free_seats():
+            return []
+        table.start_match()
+        return table.start_deal()
+
+    # -- acting --------------------------------------------------------------------------------
+
+    def act(self, table_id: str, seat: int | None, version: object, body: object, by: str = "person") -> int:
+        """Play a client's action for ``seat``; return the new version (refusals: :class:`ApiError`)."""
+        table = self.get(table_id)
+        if seat is None:
+            raise ApiError("not_seated", "spectators cannot act: use a seat token")
+        table.check_turn(seat, version)
+        action = table.parse_action(seat, body)
+        self._play(table, action, by)
+        return table.version
+
+    def _play(self, table: LiveTable, action: Any, by: str) -> None:
+        events = table.apply(action, by)
+        self.store.commit(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
+        self._broadcast(table, events)
+        self._wake_up(table)
+
+    def rematch(self, table_id: str, seat: int | None) -> LiveTable:
+        """Begin a new match at a table whose match is over."""
+        table = self.get(table_id)
+        if seat is None:
+            raise ApiError("not_seated", "spectators cannot ask for a rematch: use a seat token")
+        events = table.rematch()
+        events += table.start_deal()
+        self.store.commit(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
+        self._broadcast(table, events)
+        self._wake_up(table)
+        return table
+
+    async def hint(self, table_id: str, seat: int | None) -> dict[str, Any]:
+        """Return a hint for ``seat``, from its view only, if the table allows hints."""
+        table = self.get(table_id)
+        if seat is None:
+            raise ApiError("not_seated", "spectators cannot ask for hints: use a seat token")
+        if not table.config.get("hints"):
+            raise ApiError("hints_disabled", f"table {table_id} does not allow hints")
+        state = table.state
+        if table.status != "playing" or state is None or state.is_over:
+            raise ApiError("not_playing", f"table {table_id} is not playing a deal now")
+        if state.to_act != seat:
+            raise ApiError("not_your_turn", f"hints are for the seat to act: seat {state.to_act} is to act")
+        from ..analysis import hint
+
+        if self._hints >= _MAX_HINTS:
+            raise ApiError("rate_limited", f"the server is computing {_MAX_HINTS} hints already: ask again in a moment")
+        view = state.view(seat)
+        self._hints += 1
+        try:
+            result = await self.runner.run(lambda: hint(view, iters=200, time=self.config.hint_seconds, seed=0))
+        finally:
+            self._hints -= 1
+        out: dict[str, Any] = result.to_json()
+        return out
+
+    # -- subscribers and presence ----------------------------------------------------------------
+
+    def subscribe(self, table_id: str, token: object, since: object) -> Subscriber:
+        """Open a subscription for a token's seat (``None``: spectator); queue the welcome and what was missed."""
+        table = self.get(table_id)
+        if token is not None and not isinstance(token, str):
+            raise ApiError("unauthorized", "the seat token must be a string or null")
+        if since is not None and (isinstance(since, bool) or not isinstance(since, int)):
+            raise ApiError("bad_request", f"'since' must be an event number or null, not {since!r}")
+        seat = table.seat_of(token)
+        sub = Subscriber(table.id, seat)
+        sub.send({"type": "welcome", "seat": seat, "table_id": table.id})
+        self.subscribers.setdefault(table.id, set()).add(sub)
+        changed = False
+        if seat is not None:
+            s = table.seats[seat]
+            s.connections += 1
+            changed = s.gone_since is not None
+            s.gone_since = None
+        sub.send(self.catch_up(table, seat, since))
+        if changed:
+            self._broadcast(table, [], skip=sub)
+            self._wake_up(table)
+        return sub
+
+    def catch_up(self, table: LiveTable, seat: int | None, since: object) -> dict[str, Any]:
+        """Return an ``update`` with the events after ``since``, or a full ``sync`` when that is not possible."""
+        if isinstance(since, int) and not isinstance(since, bool) and 0 <= since <= table.seq:
+            missed = self.store.events_since(table.id, since, limit=_MAX_MISSED + 1) if since < table.seq else []
+            if len(missed) <= _MAX_MISSED:
+                return {"type": "update", "seq": table.seq, "events": missed,
+                        "table": table.meta(), "state": table.state_for(seat)}
+        return self.sync(table, seat)
+
+    def sync(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        """Return the full ``sync`` message for a seat."""
+        events = self.store.events_since(table.id, 0, deal_no=table.deal_no) if table.deal_no else []
+        return {"type": "sync", "seq": table.seq, "table": table.meta(), "state": table.state_for(seat),
+                "log": events[-_MAX_MISSED:]}
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        """Close a subscription; a person seat left without connections becomes gone."""
+        subs = self.subscribers.get(sub.table_id)
+        if subs is None or sub not in subs:
+            return
+        subs.discard(sub)
+        table = self.tables.get(sub.table_id)
+        if table is None or sub.seat is None or self._closing:
+            return
+        s = table.seats[sub.seat]
+        s.connections = max(0, s.connections - 1)
+        if s.connections == 0:
+            s.gone_since = time.time()
+            self._broadcast(table, [])
+            self._wake_up(table)  # The driver times the takeover.
+
+    def _broadcast(self, table: LiveTable, events: list[dict[str, Any]], skip: Subscriber | None = None) -> None:
+        subs = self.subscribers.get(table.id)
+        if not subs:
+            return
+        meta = table.meta()
+        states: dict[int | None, dict[str, Any] | None] = {}
+        for sub in list(subs):
+            if sub is skip:
+                continue
+            if sub.seat not in states:
+                states[sub.seat] = table.state_for(sub.seat)
+            sub.send({"type": "update", "seq": table.seq, "events": events, "table": meta, "state": states[sub.seat]})
+
+    # -- bots -----------------------------------------------------------------------------------
+
+    def _wake_up(self, table: LiveTable) -> None:
+        event = self._wake.get(table.id)
+        if event is not None:
+            event.set()
+
+    def _drive(self, table: LiveTable) -> None:
+        if table.id in self._drivers or self._closing:
+            return
+        event = asyncio.Event()
+        event.set()
+        self._wake[table.id] = event
+        self._drivers[table.id] = asyncio.get_running_loop().create_task(self._driver(table, event))
+
+    async def _driver(self, table: LiveTable, wake: asyncio.Event) -> None:
+        while True:
+            await wake.wait()
+            wake.clear()
+            try:
+                while await self._advance(table):
+                    pass
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # A bug must not stop the table: log it and wait for the next change.
+                log.exception("table %s: the bot driver failed", table.id)
+                await asyncio.sleep(1.0)
+                wake.set()
+
+    async def _advance(self, table: LiveTable) -> bool:
+        """Make one automatic move (a new deal or a bot's action); return whether something happened."""
+        if table.status != "playing" or table.match is None:
+            return False
+        state = table.state
+        if state is None or state.is_over:
+            if table.match.over:
+                return False
+            if state is not None and self.config.deal_pause > 0:
+                version = table.version
+                await asyncio.sleep(self.config.deal_pause)
+                if table.version != version:
+                    return True
+            events = table.start_deal()
+            self.store.commit(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
+            self._broadcast(table, events)
+            return True
+        seat = state.to_act
+        now = time.time()
+        bot = table.bot_for(seat, now)
+        if bot is None:
+            gone = table.seats[seat].gone_since
+            if gone is not None:
+                # Come back when the takeover time is up, unless something happens first.
+                asyncio.get_running_loop().call_later(max(0.0, gone + table.takeover_after - now) + 0.05,
+                                                      self._wake_up, table)
+            return False
+        version = table.version
+        if self.config.bot_pace > 0:
+            await asyncio.sleep(self.config.bot_pace)
+            if table.version != version or table.bot_for(seat, time.time()) is None:
+                return True
+        spec, by = bot
+        record = table.record().to_json()
+        try:
+            body = await self.runner.choose(record, seat, spec, secrets.randbits(32))
+        except Exception as e:  # A broken bot or pool must not stall the table: a random bot plays this action.
+            log.warning("table %s: bot %s failed (%s: %s); a random bot plays instead", table.id, spec, type(e).__name__, e)
+            body = await self.runner.choose(record, seat, "easy", secrets.randbits(32))
+        if table.version != version or table.bot_for(seat, time.time()) is None:
+            return True  # The table moved on while the bot thought (its person came back, say).
+        self._play(table, action_from_json(body, table.players), by)
+        return True

@@ -1,0 +1,355 @@
+"""The web app's HTTP API, in process: every endpoint and its error paths (docs/web.md)."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from mustamaija.formats.record import Record
+from mustamaija.web import ServerConfig, create_app
+from mustamaija.web import app as app_module
+
+FAST: dict[str, Any] = {"bot_pace": 0.0, "deal_pause": 0.0, "hint_seconds": 0.2}
+QUICK: dict[str, Any] = {**FAST, "http_burst": 100000}
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(ServerConfig(**QUICK))) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def error(r: Any, status: int, code: str) -> str:
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body) == {"error"} and body["error"]["code"] == code, body
+    message: str = body["error"]["message"]
+    assert message
+    return message
+
+
+def wait_turn(c: TestClient, tid: str, token: str, timeout: float = 20.0) -> dict[str, Any]:
+    """Return the seat's state answer once it is that seat's turn or the match is over."""
+    deadline = time.monotonic() + timeout
+    while True:
+        body: dict[str, Any] = c.get(f"/api/tables/{tid}/state", headers=auth(token)).json()
+        if body["table"]["status"] == "over" or (body["state"] and body["state"]["legal"]):
+            return body
+        assert time.monotonic() < deadline, "the bots did not act in time"
+        time.sleep(0.01)
+
+
+def two_seat_table(c: TestClient, **extra: Any) -> tuple[str, str]:
+    r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "person"}, {"kind": "bot", "bot": "easy"}], **extra})
+    assert r.status_code == 201, r.text
+    return r.json()["table"]["id"], r.json()["token"]
+
+
+def play_out(c: TestClient, tid: str, token: str) -> dict[str, Any]:
+    """Play the person's seat with its first legal action until the match is over."""
+    while True:
+        body = wait_turn(c, tid, token)
+        if body["table"]["status"] == "over":
+            return body
+        action = body["state"]["legal"]["actions"][0]
+        r = c.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                   json={"version": body["table"]["version"], "action": action})
+        assert r.status_code == 200, r.text
+
+
+# -- server facts ------------------------------------------------------------------------------
+
+
+def test_health_bots_presets_and_openapi(client: TestClient) -> None:
+    assert client.get("/api/health").json()["ok"] is True
+    bots = client.get("/api/bots").json()
+    assert [lv["level"] for lv in bots["levels"]] == ["easy", "medium", "hard", "expert"]
+    assert "heuristic" in bots["bots"]
+    presets = client.get("/api/presets").json()["presets"]
+    assert presets["standard"]["hand_size"] == 5
+    spec = client.get("/openapi.json").json()
+    for path in ("/api/tables", "/api/tables/{table_id}/actions", "/api/tables/{table_id}/stream", "/api/replay"):
+        assert path in spec["paths"], path
+
+
+def test_pages_and_static_files_come_from_the_static_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("index.html", "table.html", "replay.html"):
+        (tmp_path / name).write_text(f"<!doctype html><title>{name}</title>")
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "app.js").write_text("export const x = 1;\n")
+    monkeypatch.setattr(app_module, "STATIC_DIR", tmp_path)
+    with TestClient(create_app(ServerConfig(**QUICK))) as c:
+        for path, name in (("/", "index.html"), ("/t/abc", "table.html"), ("/replay", "replay.html"),
+                           ("/replay/abc/3", "replay.html")):
+            r = c.get(path)
+            assert r.status_code == 200 and name in r.text and r.headers["content-type"].startswith("text/html")
+        js = c.get("/static/js/app.js")
+        assert js.status_code == 200 and "javascript" in js.headers["content-type"]
+        assert c.get("/static/nope.js").status_code == 404
+
+
+def test_a_missing_page_is_a_clear_404(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app_module, "STATIC_DIR", tmp_path)
+    with TestClient(create_app(ServerConfig(**QUICK))) as c:
+        r = c.get("/")
+        assert r.status_code == 404 and "index.html is missing" in r.text
+
+
+def test_unknown_routes_and_methods(client: TestClient) -> None:
+    assert "GET /api/nothing" in error(client.get("/api/nothing"), 404, "not_found")
+    error(client.put("/api/tables"), 405, "method_not_allowed")
+
+
+# -- creating, listing and joining ----------------------------------------------------------------
+
+
+def test_create_with_defaults_sits_the_creator(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"player_name": "Ann"})
+    assert r.status_code == 201
+    body = r.json()
+    meta = body["table"]
+    assert meta["players"] == 3 and meta["preset"] == "standard" and meta["match"]["deals"] == 5
+    assert [s["kind"] for s in meta["seats"]] == ["person", "bot", "bot"]
+    assert meta["seats"][0]["name"] == "Ann" and meta["seats"][1]["bot"] == "medium"
+    assert body["seat"] == 0 and body["url"] == f"/t/{meta['id']}#seat=0&token={body['token']}"
+    assert meta["status"] == "playing" and meta["deal"] == 1
+    assert body["token"] not in str(meta)
+
+
+def test_lobby_lists_open_and_running_public_tables_only(client: TestClient) -> None:
+    open_id = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "person"}] * 2}).json()["table"]["id"]
+    running_id = two_seat_table(client)[0]
+    private_id = two_seat_table(client, private=True)[0]
+    lobby = client.get("/api/tables").json()
+    assert [t["id"] for t in lobby["open"]] == [open_id]
+    running = [t["id"] for t in lobby["running"]]
+    assert running_id in running and private_id not in running
+    assert client.get(f"/api/tables/{private_id}").json()["table"]["private"] is True
+
+
+def test_create_errors_name_the_fault(client: TestClient) -> None:
+    assert "players" in error(client.post("/api/tables", json={"players": 1}), 400, "bad_request")
+    assert "players" in error(client.post("/api/tables", json={"players": "3"}), 400, "bad_request")
+    assert "V1" in error(client.post("/api/tables", json={"players": 7}), 400, "bad_rules")
+    assert "nope" in error(client.post("/api/tables", json={"preset": "nope"}), 400, "bad_rules")
+    assert "hand_size" in error(client.post("/api/tables", json={"rules": {"hand_size": 4}}), 400, "bad_rules")
+    assert "colour" in error(client.post("/api/tables", json={"rules": {"colour": 1}}), 400, "bad_rules")
+    seats = [{"kind": "bot", "bot": "grandmaster"}] * 3
+    assert "grandmaster" in error(client.post("/api/tables", json={"seats": seats}), 400, "bad_bot")
+    assert "2 seats" in error(client.post("/api/tables", json={"seats": [{"kind": "person"}] * 2}), 400, "bad_request")
+    error(client.post("/api/tables", json={"seats": [{"kind": "alien"}] * 3}), 400, "bad_request")
+    assert "wat" in error(client.post("/api/tables", json={"wat": 1}), 400, "bad_request")
+    error(client.post("/api/tables", json={"deals": 0}), 400, "bad_request")
+    headers = {"content-type": "application/json"}
+    assert "not valid JSON" in error(client.post("/api/tables", content="{", headers=headers), 400, "bad_json")
+    error(client.post("/api/tables", content="[1, 2]", headers=headers), 400, "bad_json")
+    big = '{"name": "' + "x" * 70000 + '"}'
+    error(client.post("/api/tables", content=big, headers=headers), 413, "too_large")
+
+
+def test_join_fills_seats_and_starts_the_match(client: TestClient) -> None:
+    body = {"players": 3, "seats": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "easy"}], "sit": False}
+    r = client.post("/api/tables", json=body)
+    tid = r.json()["table"]["id"]
+    assert r.json()["token"] is None and r.json()["table"]["status"] == "waiting"
+    assert client.get(f"/api/tables/{tid}").json()["state"] is None
+    assert "bot" in error(client.post(f"/api/tables/{tid}/join", json={"seat": 2}), 409, "seat_taken")
+    error(client.post(f"/api/tables/{tid}/join", json={"seat": 5}), 400, "bad_request")
+    error(client.post(f"/api/tables/{tid}/join", json={"seat": "1"}), 400, "bad_request")
+    first = client.post(f"/api/tables/{tid}/join", json={"seat": 1, "name": "  Bea \n  B "}).json()
+    assert first["seat"] == 1 and first["table"]["seats"][1]["name"] == "Bea B"
+    assert first["table"]["status"] == "waiting"
+    error(client.post(f"/api/tables/{tid}/join", json={"seat": 1}), 409, "seat_taken")
+    second = client.post(f"/api/tables/{tid}/join").json()
+    assert second["seat"] == 0 and second["table"]["status"] == "playing"
+    assert first["token"] != second["token"]
+    error(client.post(f"/api/tables/{tid}/join", json={}), 409, "no_free_seat")
+    error(client.post("/api/tables/nosuchtable/join", json={}), 404, "not_found")
+
+
+# -- state and actions --------------------------------------------------------------------------------
+
+
+def test_state_shows_the_seat_its_own_view(client: TestClient) -> None:
+    tid, token = two_seat_table(client)
+    mine = client.get(f"/api/tables/{tid}/state", headers=auth(token)).json()
+    assert mine["seat"] == 0 and len(mine["state"]["hand"]) == 5 and mine["state"]["seat"] == 0
+    spectator = client.get(f"/api/tables/{tid}/state").json()
+    assert spectator["seat"] is None and spectator["state"]["hand"] == [] and spectator["state"]["legal"] is None
+    public = client.get(f"/api/tables/{tid}").json()["state"]
+    assert public["hand"] == [] and public["hand_sizes"] == mine["state"]["hand_sizes"]
+    error(client.get(f"/api/tables/{tid}/state", headers=auth("wrong")), 401, "unauthorized")
+    error(client.get(f"/api/tables/{tid}/state", headers={"Authorization": "Basic abc"}), 401, "unauthorized")
+    error(client.get("/api/tables/nosuchtable/state"), 404, "not_found")
+
+
+def test_actions_are_checked_for_version_turn_shape_and_legality(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "person"}, {"kind": "person"}], "sit": False})
+    tid = r.json()["table"]["id"]
+    tokens = [client.post(f"/api/tables/{tid}/join", json={"seat": s}).json()["token"] for s in (0, 1)]
+    body = client.get(f"/api/tables/{tid}/state", headers=auth(tokens[0])).json()
+    state, version = body["state"], body["table"]["version"]
+    actor = state["to_act"]
+    me, other = tokens[actor], tokens[1 - actor]
+    mine = client.get(f"/api/tables/{tid}/state", headers=auth(me)).json()["state"]
+    lead = mine["legal"]["actions"][0]
+    url = f"/api/tables/{tid}/actions"
+    assert "seat" in error(client.post(url, headers=auth(other), json={"version": version, "action": lead}), 409,
+                           "not_your_turn")
+    assert f"version {version}" in error(client.post(url, headers=auth(me), json={"version": version - 1, "action": lead}),
+                                          409, "stale")
+    error(client.post(url, json={"version": version, "action": lead}), 401, "unauthorized")
+    error(client.post(url, headers=auth("nope"), json={"version": version, "action": lead}), 401, "unauthorized")
+    error(client.post(url, headers=auth(me), json={"version": version, "action": {"lead": ["XX"]}}), 400, "bad_request")
+    error(client.post(url, headers=auth(me), json={"version": version, "action": {"fold": True}}), 400, "bad_request")
+    error(client.post(url, headers=auth(me), json={"version": version, "action": {"seat": 1 - actor, **lead}}), 400,
+          "bad_request")
+    error(client.post(url, headers=auth(me), json={"version": version}), 400, "bad_request")
+    absent = next(c for c in ("2C", "3C", "4C", "5C", "6C", "7C") if c not in mine["hand"])
+    r = client.post(url, headers=auth(me), json={"version": version, "action": {"lead": [absent]}})
+    error(r, 422, "illegal")
+    assert r.json()["error"]["rule"]
+    r = client.post(url, headers=auth(me), json={"version": version, "action": lead})
+    assert r.json() == {"ok": True, "version": version + 1}
+    after = client.get(f"/api/tables/{tid}/state", headers=auth(other)).json()
+    assert after["state"]["phase"] == "defend" and after["state"]["legal"]["kind"] == "beat"
+    assert [t["led"] for t in after["state"]["table"]] == lead["lead"]
+
+
+def test_acting_at_a_waiting_table_is_not_playing(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "person"}] * 2})
+    tid, token = r.json()["table"]["id"], r.json()["token"]
+    r = client.post(f"/api/tables/{tid}/actions", headers=auth(token), json={"version": 0, "action": {"lead": ["2C"]}})
+    error(r, 409, "not_playing")
+
+
+def test_hints_follow_the_table_setting(client: TestClient) -> None:
+    tid, token = two_seat_table(client)
+    body = wait_turn(client, tid, token)
+    hint = client.get(f"/api/tables/{tid}/hint", headers=auth(token)).json()["hint"]
+    assert hint["seat"] == 0 and hint["best"]["actions"]
+    kinds = {"lead", "beat"}
+    assert set(hint["best"]["actions"][0]) & kinds and body["state"]["legal"]["kind"] in kinds
+    error(client.get(f"/api/tables/{tid}/hint"), 403, "not_seated")
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    manager._hints = 2  # As if two hints were being computed.
+    assert "hints" in error(client.get(f"/api/tables/{tid}/hint", headers=auth(token)), 429, "rate_limited")
+    manager._hints = 0
+    tid2, token2 = two_seat_table(client, hints=False)
+    error(client.get(f"/api/tables/{tid2}/hint", headers=auth(token2)), 403, "hints_disabled")
+
+
+def test_hint_out_of_turn_is_refused(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "person"}] * 2, "sit": False})
+    tid = r.json()["table"]["id"]
+    tokens = [client.post(f"/api/tables/{tid}/join", json={"seat": s}).json()["token"] for s in (0, 1)]
+    actor = client.get(f"/api/tables/{tid}").json()["state"]["to_act"]
+    error(client.get(f"/api/tables/{tid}/hint", headers=auth(tokens[1 - actor])), 409, "not_your_turn")
+
+
+# -- matches, rematch, records and replays ----------------------------------------------------------
+
+
+def test_a_match_ends_then_exports_replays_and_rematches(client: TestClient) -> None:
+    tid, token = two_seat_table(client, deals=1)
+    deals = client.get(f"/api/tables/{tid}/deals").json()["deals"]
+    assert deals[0]["finished"] is False
+    error(client.get(f"/api/tables/{tid}/deals/1/record"), 409, "deal_not_finished")
+    error(client.get(f"/api/tables/{tid}/deals/1/replay"), 409, "deal_not_finished")
+    error(client.post(f"/api/tables/{tid}/rematch", headers=auth(token)), 409, "match_not_over")
+    final = play_out(client, tid, token)
+    meta = final["table"]
+    assert meta["status"] == "over" and meta["match"]["over"] and meta["match"]["played"] == 1
+    result = meta["match"]["results"][0]
+    assert result["deal"] == 1 and sum(meta["match"]["losses"]) == (0 if result["stopped"] else 1)
+    r = client.get(f"/api/tables/{tid}/deals/1/record")
+    assert "attachment" in r.headers["content-disposition"]
+    record = Record.from_json(r.json())
+    end = record.replay()
+    assert end.is_over and r.json()["names"][1] == "easy bot"
+    replay = client.get(f"/api/tables/{tid}/deals/1/replay").json()
+    assert len(replay["frames"]) == len(record.actions) + 1 and replay["finished"] is True
+    assert replay["names"][1] == "easy bot"
+    assert sum(len(h) for h in replay["frames"][0]["hands"]) == 10 and len(replay["frames"][0]["talon"]) == 42
+    error(client.get(f"/api/tables/{tid}/deals/9/record"), 404, "not_found")
+    error(client.get("/api/tables/nosuch/deals/1/replay"), 404, "not_found")
+    error(client.post(f"/api/tables/{tid}/rematch"), 403, "not_seated")
+    again = client.post(f"/api/tables/{tid}/rematch", headers=auth(token)).json()["table"]
+    assert again["status"] == "playing" and again["match"]["number"] == 2 and again["deal"] == 2
+    assert again["match"]["played"] == 0 and again["match"]["losses"] == [0, 0]
+    assert [d["deal"] for d in client.get(f"/api/tables/{tid}/deals").json()["deals"]] == [1, 2]
+
+
+def test_importing_a_record_gives_its_replay(client: TestClient) -> None:
+    record = Record.from_seed(players=3, seed=11)
+    state = record.start()
+    actions = []
+    for _ in range(6):
+        action = next(iter(state.legal_leads())) if state.phase == 0 else next(iter(state.legal_beats()))
+        state.play(action)
+        actions.append(action)
+    obj = record.with_actions(tuple(actions)).to_json()
+    replay = client.post("/api/replay", json=obj).json()
+    assert len(replay["frames"]) == 7 and replay["finished"] is False
+    assert replay["frames"][1]["action"] == actions[0].to_json() and replay["frames"][1]["table"]
+    bad = dict(obj, actions=[{"seat": 0, "lead": ["AS"]}, *obj["actions"]])
+    assert "action 0" in error(client.post("/api/replay", json=bad), 400, "bad_record")
+    assert "deck" in error(client.post("/api/replay", json={"players": 3}), 400, "bad_record")
+    error(client.post("/api/replay", json=[1]), 400, "bad_json")
+
+
+def test_http_requests_are_rate_limited_per_client() -> None:
+    with TestClient(create_app(ServerConfig(http_burst=5, http_rate=0.01, **FAST))) as c:
+        codes = [c.get("/api/health").status_code for _ in range(8)]
+        assert codes[:5] == [200] * 5 and codes[5:] == [429] * 3
+        error(c.get("/api/health"), 429, "rate_limited")
+
+
+def test_garbage_never_gets_a_500(client: TestClient) -> None:
+    tid, token = two_seat_table(client)
+    bodies: list[Any] = [None, 0, "x", [], {}, {"version": True, "action": {"lead": 5}}, {"seat": -1},
+                         {"players": 2.5}, {"seats": [None]}, {"rules": []}, {"actions": "x", "players": 2, "deck": []},
+                         {"version": 10**30, "action": {"beat": {"XX": "YY"}}}, {"action": {"declare": ["H"]}, "version": 1}]
+    paths = ["/api/tables", f"/api/tables/{tid}/join", f"/api/tables/{tid}/actions", f"/api/tables/{tid}/rematch",
+             "/api/replay", f"/api/tables/{tid}/actions?x=%00", "/api/tables/%00/join"]
+    for path in paths:
+        for body in bodies:
+            for headers in (auth(token), {"Authorization": "Bearer"}):
+                r = client.post(path, json=body, headers=headers)
+                assert r.status_code < 500, (path, body, r.text)
+                assert "error" in r.json() or r.status_code in (200, 201)
+    for path in (f"/api/tables/{tid}/stream?since=x", f"/api/tables/{tid}/deals/x/record", "/api/tables/" + "x" * 100,
+                 f"/api/tables/{tid}/hint"):
+        r = client.get(path, headers=auth("wrong"))
+        assert 400 <= r.status_code < 500 and "error" in r.json(), (path, r.text)
+
+
+def test_stream_errors_come_before_the_stream(client: TestClient) -> None:
+    tid, _ = two_seat_table(client)
+    error(client.get(f"/api/tables/{tid}/stream", headers=auth("wrong")), 401, "unauthorized")
+    error(client.get("/api/tables/nosuch/stream"), 404, "not_found")
+    error(client.get(f"/api/tables/{tid}/stream?since=soon"), 400, "bad_request")
+
+
+def test_a_chunked_body_over_the_limit_is_refused(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"name": "'
+        for _ in range(80):
+            yield b"x" * 1024
+        yield b'"}'
+
+    r = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+    error(r, 413, "too_large")

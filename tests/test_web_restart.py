@@ -1,0 +1,115 @@
+"""A real ``mustamaija serve`` process killed with SIGKILL mid-deal continues every table when started again."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from mustamaija.formats.record import Record
+from mustamaija.web.testing import ServerProcess
+
+
+def call(base: str, method: str, path: str, body: object = None, token: str | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path.lstrip("/"), data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def state(base: str, table: str, token: str | None = None) -> dict[str, Any]:
+    return call(base, "GET", f"/api/tables/{table}/state", token=token)  # type: ignore[no-any-return]
+
+
+def act_first(base: str, table: str, token: str) -> int:
+    """Play the seat's first legal action; return the new version."""
+    body = state(base, table, token)
+    action = body["state"]["legal"]["actions"][0]
+    answer = call(base, "POST", f"/api/tables/{table}/actions", {"version": body["table"]["version"], "action": action}, token)
+    return int(answer["version"])
+
+
+def wait(predicate: Any, what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def my_turn(base: str, table: str, token: str) -> bool:
+    body = state(base, table, token)
+    return bool(body["state"] and body["state"]["legal"])
+
+
+def without_presence(body: dict[str, Any]) -> dict[str, Any]:
+    table = {k: v for k, v in body["table"].items() if k != "seats"}
+    seats = [{k: v for k, v in s.items() if k not in ("online", "gone_for")} for s in body["table"]["seats"]]
+    return {"table": table, "seats": seats, "state": body["state"], "seq": body["seq"]}
+
+
+def test_every_table_continues_from_its_last_accepted_action(tmp_path: Path) -> None:
+    db = tmp_path / "web.sqlite3"
+    first = ServerProcess(db, bot_pace=0.02).start()
+    try:
+        url = first.url
+        # A: two people, five actions played over HTTP.
+        a = call(url, "POST", "/api/tables", {"players": 2, "seats": [{"kind": "person"}] * 2, "sit": False})["table"]["id"]
+        a_tokens = [call(url, "POST", f"/api/tables/{a}/join", {"seat": s})["token"] for s in (0, 1)]
+        for _ in range(5):
+            actor = state(url, a)["state"]["to_act"]
+            act_first(url, a, a_tokens[actor])
+        # B: a person and two bots; the bots wait whenever it is the person's turn.
+        answer = call(url, "POST", "/api/tables", {"players": 3, "deals": 3, "seats": [
+            {"kind": "person"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "medium"}]})
+        b, b_token = answer["table"]["id"], answer["token"]
+        for _ in range(3):
+            wait(lambda: my_turn(url, b, b_token), "the person's turn at B")
+            act_first(url, b, b_token)
+        wait(lambda: my_turn(url, b, b_token), "the person's turn at B")
+        # C: bots only, playing a long match while the server is killed.
+        c = call(url, "POST", "/api/tables", {"players": 3, "deals": 100, "sit": False,
+                                             "seats": [{"kind": "bot", "bot": "easy"}] * 3})["table"]["id"]
+        wait(lambda: call(url, "GET", f"/api/tables/{c}")["table"]["version"] >= 30, "the bots at C")
+        before_a = [without_presence(state(url, a, t)) for t in a_tokens]
+        before_b = without_presence(state(url, b, b_token))
+        seen_c = call(url, "GET", f"/api/tables/{c}")["table"]["version"]
+    finally:
+        first.kill()
+    assert first.proc is not None and first.proc.returncode == -9
+
+    with ServerProcess(db, bot_pace=0.0) as second:
+        url = second.url
+        # A is exactly where it was, and play goes on.
+        assert [without_presence(state(url, a, t)) for t in a_tokens] == before_a
+        assert before_a[0]["state"]["actions"] == 5
+        seats = state(url, a)["table"]["seats"]
+        assert all(s["taken"] and not s["online"] and s["gone_for"] is not None for s in seats)
+        for _ in range(3):
+            actor = state(url, a)["state"]["to_act"]
+            act_first(url, a, a_tokens[actor])
+        assert state(url, a)["state"]["actions"] == 8
+        # B waits for its person exactly where it was; once the person acts, the bots resume.
+        assert without_presence(state(url, b, b_token)) == before_b
+        version = act_first(url, b, b_token)
+        wait(lambda: state(url, b)["table"]["version"] > version or state(url, b)["table"]["status"] == "over",
+             "the bots at B to resume")
+        # C kept every action it announced, its records replay, and its bots resume.
+        meta = call(url, "GET", f"/api/tables/{c}")["table"]
+        assert meta["version"] >= seen_c
+        wait(lambda: call(url, "GET", f"/api/tables/{c}")["table"]["version"] > meta["version"] + 10, "the bots at C")
+        for deal in call(url, "GET", f"/api/tables/{c}/deals")["deals"]:
+            if deal["finished"]:
+                record = Record.from_json(call(url, "GET", f"/api/tables/{c}/deals/{deal['deal']}/record"))
+                assert record.replay().is_over
+        try:
+            call(url, "GET", "/api/tables/unknown")
+        except urllib.error.HTTPError as e:
+            assert e.code == 404 and json.loads(e.read())["error"]["code"] == "not_found"
+        else:
+            raise AssertionError("an unknown table was found")
