@@ -1,19 +1,30 @@
-"""Storage: the same code on SQLite (default) and on PostgreSQL when ``MUSTAMAIJA_TEST_DATABASE_URL`` names one.
+"""Storage: the same code and the same tests on SQLite and on PostgreSQL.
 
-Set ``MUSTAMAIJA_TEST_DATABASE_URL=postgresql+psycopg://user:pw@host/db`` (with
-the ``postgres`` extra installed) to run these tests against PostgreSQL;
-without it they use a SQLite file.
+Every test taking ``db_url`` runs twice: on a SQLite file and on PostgreSQL.
+PostgreSQL is the server named by ``MUSTAMAIJA_TEST_DATABASE_URL`` (for
+example ``postgresql+psycopg://user:pw@host/db``) if set, else a throw-away
+cluster started from the local PostgreSQL binaries (see ``pg_server.py``).
+Each test gets a schema of its own, so that an app never loads another
+test's tables. Without PostgreSQL those runs are skipped, except under
+``CI=true``, where they fail.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
+import time
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
+
+from pg_server import PostgresServer, UnavailableError
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -23,11 +34,47 @@ from mustamaija.formats.record import Record
 from mustamaija.web import ServerConfig, create_app
 from mustamaija.web.config import data_dir, default_db_url
 from mustamaija.web.store import Store
+from mustamaija.web.testing import ServerProcess
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    url = os.environ.get("MUSTAMAIJA_TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    try:
+        server = PostgresServer.start()
+    except UnavailableError as e:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and the PostgreSQL tests cannot run: {e}")
+        pytest.skip(f"no PostgreSQL to test against: {e}")
+    try:
+        yield server.url
+    finally:
+        server.stop()
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> Iterator[str]:
-    yield os.environ.get("MUSTAMAIJA_TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'nested' / 'web.sqlite3'}"
+def pg_url(postgres_url: str) -> Iterator[str]:
+    """Yield a URL whose tables live in a fresh schema, dropped afterwards."""
+    schema = "test_" + secrets.token_hex(6)
+    engine = sa.create_engine(postgres_url)
+    with engine.begin() as conn:
+        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    try:
+        yield sa.make_url(postgres_url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    finally:
+        with engine.begin() as conn:
+            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'nested' / 'web.sqlite3'}"
+    return str(request.getfixturevalue("pg_url"))
 
 
 def test_rows_round_trip_as_json(db_url: str) -> None:
@@ -97,3 +144,107 @@ def test_the_default_database_lives_in_the_data_directory(tmp_path: Path, monkey
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     if os.name == "posix" and os.uname().sysname == "Linux":
         assert data_dir() == tmp_path / "xdg" / "mustamaija"
+
+
+def test_upserts_odd_text_and_partial_rows(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        row = {"status": "waiting", "private": False, "config": {"name": "zero\x00day ☃"}, "version": 0, "seq": 0,
+               "match_no": 1, "deal_no": 0, "created": 1.0}
+        long_bot = "mcts:" + "x" * 190  # A bot's default name is its spec plus " bot": longer than any short column.
+        seats = [{"seat": 0, "kind": "person", "bot": None, "name": "nul\x00name", "token_hash": None},
+                 {"seat": 1, "kind": "bot", "bot": long_bot, "name": long_bot + " bot", "token_hash": None}]
+        store.commit("odd", table=row, seats=seats)
+        store.commit("odd", table={**row, "status": "playing", "version": 1}, seats=[{**seats[0], "name": "Ann"}])
+        loaded = store.load_table("odd")
+        assert loaded is not None and loaded["status"] == "playing" and loaded["version"] == 1
+        assert loaded["config"] == {"name": "zero\x00day ☃"}  # JSON text escapes the NUL, so it survives.
+        assert [s["name"] for s in loaded["seats"]] == ["Ann", long_bot + " bot"]
+        store.commit("odd", seats=[{**seats[0], "token_hash": None}])
+        assert store.load_table("odd")["seats"][0]["name"] == "nul\ufffdname"  # type: ignore[index]
+        with pytest.raises(LookupError, match=r"no row \{'id': 'ghost'\} in mm_tables .* needs config, created"):
+            store.commit("ghost", table={"seq": 1})
+        assert store.load_table("ghost") is None  # The failed transaction left nothing behind.
+        events = [{"seq": 1, "kind": "join"}]
+        store.commit("odd", table={"seq": 1}, events=events)
+        with pytest.raises(sa.exc.IntegrityError):
+            store.commit("odd", table={"seq": 2}, events=events)  # The same event twice is a bug: nothing is written.
+        assert store.load_table("odd")["seq"] == 1  # type: ignore[index]
+    finally:
+        store.close()
+
+
+def _wait_turn(c: TestClient, tid: str, token: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 20
+    while True:
+        body: dict[str, Any] = c.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {token}"}).json()
+        if body["state"] and body["state"]["legal"]:
+            return body
+        assert time.monotonic() < deadline, f"the bots at table {tid} never let seat {body['seat']} play"
+        time.sleep(0.01)
+
+
+def test_a_table_with_bots_continues_after_the_manager_is_reloaded(db_url: str) -> None:
+    config = ServerConfig(db_url=db_url, bot_pace=0.0, deal_pause=0.0, http_burst=100000)
+    seats = [{"kind": "person"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "medium"}]
+    with TestClient(create_app(config)) as c:
+        answer = c.post("/api/tables", json={"players": 3, "deals": 3, "seats": seats}).json()
+        tid, token = answer["table"]["id"], answer["token"]
+        for _ in range(3):
+            mine = _wait_turn(c, tid, token)
+            c.post(f"/api/tables/{tid}/actions", headers={"Authorization": f"Bearer {token}"},
+                   json={"version": mine["table"]["version"], "action": mine["state"]["legal"]["actions"][0]})
+        before = _wait_turn(c, tid, token)
+    with TestClient(create_app(config)) as c:
+        after = _wait_turn(c, tid, token)
+        assert after["state"] == before["state"] and after["table"]["version"] == before["table"]["version"]
+        version = after["table"]["version"]
+        c.post(f"/api/tables/{tid}/actions", headers={"Authorization": f"Bearer {token}"},
+               json={"version": version, "action": after["state"]["legal"]["actions"][0]})
+        later = _wait_turn(c, tid, token)
+        assert later["table"]["version"] > version + 1  # The bots played on after the person.
+
+
+def _call(base: str, path: str, body: object = None, token: str | None = None) -> Any:
+    request = urllib.request.Request(base + path.lstrip("/"), data=None if body is None else json.dumps(body).encode(),
+                                     method="GET" if body is None else "POST", headers={"Content-Type": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def _my_turn(base: str, tid: str, token: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 20
+    while True:
+        body: dict[str, Any] = _call(base, f"/api/tables/{tid}/state", token=token)
+        if body["state"] and body["state"]["legal"]:
+            return body
+        assert time.monotonic() < deadline, f"the bot at table {tid} never let seat {body['seat']} play"
+        time.sleep(0.01)
+
+
+def _play_first(base: str, tid: str, token: str) -> int:
+    mine = _my_turn(base, tid, token)
+    action = mine["state"]["legal"]["actions"][0]
+    return int(_call(base, f"/api/tables/{tid}/actions", {"version": mine["table"]["version"], "action": action}, token)["version"])
+
+
+def test_a_killed_server_process_continues_its_tables_on_postgresql(pg_url: str, tmp_path: Path) -> None:
+    # The last --db on the command line wins, so the helper's SQLite file is never created.
+    unused = tmp_path / "unused.sqlite3"
+    first = ServerProcess(unused, extra=("--db", pg_url)).start()
+    try:
+        answer = _call(first.url, "/api/tables", {"players": 2, "seats": [{"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+        tid, token = answer["table"]["id"], answer["token"]
+        for _ in range(3):
+            _play_first(first.url, tid, token)
+        before = _my_turn(first.url, tid, token)
+    finally:
+        first.kill()
+    with ServerProcess(unused, extra=("--db", pg_url)) as second:
+        after = _my_turn(second.url, tid, token)
+        assert after["state"] == before["state"] and after["table"]["version"] == before["table"]["version"]
+        version = _play_first(second.url, tid, token)
+        assert _my_turn(second.url, tid, token)["table"]["version"] > version  # The bot played on.
+    assert not unused.exists()

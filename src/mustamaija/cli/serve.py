@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = create_app(config)
     except Exception as e:  # A bad database URL or an unreachable server: say which.
-        raise MustamaijaError(f"cannot open the database {db!r}: {e}") from None
+        raise MustamaijaError(f"cannot open the database {_safe(db)!r}: {e}") from None
     try:
         sock = socket.create_server((args.host, args.port), reuse_port=False)
     except OSError as e:
