@@ -1,4 +1,4 @@
-"""Hints: proven results when the seat knows every card, sampled loss rates otherwise, and never a peek at hidden cards."""
+"""Hints: proven results when the seat knows every card, the search's loss rates otherwise, and never a peek at hidden cards."""
 
 from __future__ import annotations
 
@@ -103,9 +103,30 @@ def test_a_marriage_to_declare_is_a_candidate() -> None:
 # -- sampled hints ------------------------------------------------------------------------------
 
 
-def test_an_early_position_gives_loss_rates() -> None:
+def test_an_early_position_gives_the_search_bots_move_and_its_statistics() -> None:
+    from mustamaija.search.ismcts import SearchConfig, search_once
+
+    s = State.from_seed(players=4, seed=7)
+    h = hint(s, iters=800, seed=3)
+    assert h.method == "ismcts" and not h.exact and h.worlds == 800
+    assert h.best is not None and h.best.visits == max(c.visits or 0 for c in h.candidates)
+    assert all(s.can_play(c.actions[0]) and isinstance(c.actions[-1], Lead) for c in h.candidates)
+    # The numbers are the search tree's own: the same search run again gives the same root statistics.
+    root = search_once(s.view(s.to_act), SearchConfig(), 3, 800, None).root
+    assert sum(c.visits or 0 for c in h.candidates) >= 0.9 * 800
+    for step, (n, w) in root.items():
+        through = [c for c in h.candidates if c.actions[0].cards & -c.actions[0].cards == 1 << step]  # type: ignore[union-attr]
+        assert sum(c.visits or 0 for c in through) <= n
+        for c in through:  # A lead that the first card completes has the root step's very statistics.
+            if c.actions[0].cards == 1 << step and c.visits == n:  # type: ignore[union-attr]
+                assert c.loss_rate == pytest.approx(1 - w / n)
+    assert f"ran 800 playouts from seat {s.to_act}'s view" in h.text
+    assert f"about {100 * h.best.loss_rate:.0f}% of the time" in h.text  # type: ignore[operator]
+
+
+def test_sampled_worlds_give_loss_rates() -> None:
     s = State.from_seed(players=3, seed=4)
-    h = hint(s, iters=30, seed=2)
+    h = hint(s, iters=30, seed=2, method="sampled")
     assert h.method == "sampled" and not h.exact and h.worlds == 30
     assert len(h.candidates) >= 2
     rates = [c.loss_rate for c in h.candidates]
@@ -186,8 +207,8 @@ def test_cli_hint(tmp_path: Path) -> None:
     r = run("hint", _record_file(tmp_path, "early.json", early), "--json", "--iters", "10", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     out: dict[str, Any] = json.loads(r.stdout)
-    assert out["seat"] == early.to_act and out["method"] == "sampled" and out["worlds"] == 10
-    assert out["best"] == out["candidates"][0] and "loss_rate" in out["best"]
+    assert out["seat"] == early.to_act and out["method"] == "ismcts" and out["worlds"] == 10
+    assert out["best"] == out["candidates"][0] and "visits" in out["best"]
     text = run("hint", "early.json", "--iters", "10", cwd=tmp_path)
     assert text.returncode == 0 and text.stdout.startswith(f"Seat {early.to_act} is to ") and "Hint: " in text.stdout
     # A two-player game played into its endgame: the solver decides.

@@ -16,7 +16,7 @@ from mustamaija.game import Lead, State
 from mustamaija.game.state import DEFEND, LEAD
 from mustamaija.players import RandomPlayer
 from mustamaija.tui.app import DealOverScreen, GameScreen, HintScreen, MustamaijaApp, PuzzleScreen, ReplayScreen, SetupScreen, TextScreen
-from mustamaija.tui.puzzles import Judge, load_puzzles
+from mustamaija.tui.puzzles import load_puzzles
 from mustamaija.tui.session import GameSession, MatchConfig
 
 SIZE = (120, 40)
@@ -64,9 +64,8 @@ def new_session(**kw: object) -> GameSession:
     return GameSession(MatchConfig(**config))  # type: ignore[arg-type]
 
 
-async def type_line(pilot: object, text: str, *, colon: bool = True) -> None:
-    if colon:
-        await pilot.press("colon")  # type: ignore[attr-defined]
+async def type_line(pilot: object, text: str) -> None:
+    """Type a line into the command line (which always has the keyboard) and press Enter."""
     await pilot.press(*[{" ": "space", ":": "colon", "/": "slash", "-": "minus"}.get(ch, ch) for ch in text],  # type: ignore[attr-defined]
                       "enter")
 
@@ -106,7 +105,7 @@ def test_illegal_input_is_rejected_with_the_rule() -> None:
             await until(pilot, lambda: s.human_to_act and s.state.phase == LEAD)
             before = s.state.copy()
             foreign = next(c for c in range(52) if not s.state.hands[0] >> c & 1)
-            await type_line(pilot, card_name(foreign).lower(), colon=False)  # Typing on the hand opens the line.
+            await type_line(pilot, card_name(foreign).lower())
             assert message(app) == f"M10 (leading): you do not hold {card_name(foreign)}"
             assert "✗ M10 (leading)" in app.export_screenshot().replace("&#160;", " ")
             box = app.screen.query_one("#command")
@@ -217,7 +216,7 @@ def test_save_and_load_round_trip_through_the_screens(tmp_path: Path, monkeypatc
             n = s.state.nlog
             await pilot.press("enter")
             await until(pilot, lambda: s.human_to_act and s.state.nlog > n)
-            await pilot.press("s")
+            await pilot.press("f5")
             assert message(app).startswith("✓ saved to mustamaija-7-deal1.json")
         return s
 
@@ -264,11 +263,11 @@ def test_undo_in_practice_and_refused_when_rated() -> None:
             await pilot.press("enter")
             await until(pilot, lambda: s.human_to_act and s.state.nlog > before.nlog)
             after = s.state.copy()
-            await pilot.press("u")
+            await type_line(pilot, "u")
             if rated:
                 assert message(app) == "undo is not available in rated matches"
                 assert s.state == after
-                await pilot.press("h")
+                await pilot.press("f2")
                 assert message(app) == "hints are not available in rated matches"
             else:
                 assert message(app).startswith("✓ took back: your lead of")
@@ -285,14 +284,14 @@ def test_hint_rules_and_help_dialogs() -> None:
         app = MustamaijaApp(session=s, pace=0, hint_seconds=0.1)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: s.human_to_act)
-            await pilot.press("h")
+            await type_line(pilot, "hint")
             await until(pilot, lambda: isinstance(app.screen, HintScreen), timeout=30)
             hint = app.screen.hint  # type: ignore[attr-defined]
             assert hint.action is not None and s.state.can_play(hint.action)
             await pilot.press("enter")  # Choose it in the hand.
             await until(pilot, lambda: isinstance(app.screen, GameScreen))
             assert message(app).startswith("chosen: ")
-            await pilot.press("r")
+            await pilot.press("f4")
             assert isinstance(app.screen, TextScreen) and app.screen.heading == "Rules"
             await pilot.press("escape")
             await pilot.press("question_mark")
@@ -369,9 +368,9 @@ def test_a_puzzle_is_accepted_when_solved_and_refuted_when_not() -> None:
             assert screen.game.status == "failed"
             assert message(app).startswith("That first lead loses")
             assert "Refutation:" in screen.query_one("#log").lines_written  # type: ignore[attr-defined]
-            await pilot.press("r")
+            await type_line(pilot, "r")
             assert screen.game.status == "solving"
-            judge = Judge(p.rules, p.trump)
+            judge = screen.game.judge
             while screen.game.status == "solving":
                 st = screen.game.state
                 if st.phase == LEAD:

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from mustamaija.cards import card_symbol, cards_of
+from mustamaija.cards import card_name, card_symbol, cards_of
 from mustamaija.formats.record import Record
+from mustamaija.game import Lead
 from mustamaija.tui.session import GameSession, MatchConfig
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
@@ -124,3 +125,27 @@ def test_ctrl_c_saves_and_load_resumes(tmp_path: Path) -> None:
     finally:
         term.close()
     assert Record.load(tmp_path / "mustamaija-autosave.json").replay() == record.replay()
+
+
+def test_a_move_typed_in_one_burst_is_made_whole(tmp_path: Path) -> None:
+    # Every key of a quickly typed move reaches the command line: none is taken for a shortcut.
+    session = GameSession(MatchConfig(players=2, bots=("easy",), seed=3, deals=1))
+    assert session.human_to_act and session.state.phase == 0  # You lead first in this deal.
+    hand = session.state.hands[0]
+    pair = next(cards for cards in (cards_of(hand & (0x1FFF << 13 * suit)) for suit in range(4)) if len(cards) >= 2)
+    typed = " ".join(card_name(c) for c in pair[:2])
+    term = Terminal(["play", "--players", "2", "--bots", "easy", "--seed", "3", "--deals", "1", "--pace", "0"],
+                    cwd=tmp_path)
+    try:
+        assert term.wait_for("Enter: lead", 30), term.output[-2000:]
+        term.press(typed.encode() + b"\r")  # One write: the whole move and Enter.
+        assert term.wait_for(f"You lead {card_symbol(pair[0])} {card_symbol(pair[1])}", 20), term.output[-3000:]
+        term.press(b"\x03")
+        deadline = time.monotonic() + 20
+        while term.proc.poll() is None and time.monotonic() < deadline:
+            term.read(0.2)
+        assert term.proc.poll() == 0
+    finally:
+        term.close()
+    first = Record.load(tmp_path / "mustamaija-autosave.json").actions[0]
+    assert first == Lead(0, (1 << pair[0]) | (1 << pair[1])), (typed, first)

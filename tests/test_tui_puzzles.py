@@ -13,7 +13,7 @@ import pytest
 from mustamaija.cards import QS, card_name, cards_of
 from mustamaija.game import Beat, Lead, State
 from mustamaija.search.solver import solve
-from mustamaija.tui.puzzles import Judge, Puzzle, PuzzleGame, load_puzzles, verify
+from mustamaija.tui.puzzles import Puzzle, PuzzleGame, load_puzzles, verify
 
 PUZZLES = load_puzzles()
 
@@ -43,8 +43,18 @@ def test_puzzle_is_sound(puzzle: Puzzle) -> None:
     assert set(result.safe_leads) <= set(puzzle.solution)
 
 
-def test_grading_follows_the_solver_work() -> None:
-    work = {level: [p.nodes for p in PUZZLES if p.level == level] for level in ("easy", "medium", "hard")}
+def test_some_puzzles_have_three_players() -> None:
+    three = [p for p in PUZZLES if len(p.hands) == 3]
+    assert len(three) >= 6 and {p.level for p in three} == {"easy", "medium", "hard"}
+    for p in three:  # Every seat holds cards, and the solver's line ends with you out, not at the turn limit.
+        assert all(p.hands) and PuzzleGame(p).judge.solver.n == 3
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_grading_follows_the_solver_work(players: int) -> None:
+    # The solver's work is only comparable between positions of the same number of players.
+    work = {level: [p.nodes for p in PUZZLES if p.level == level and len(p.hands) == players]
+            for level in ("easy", "medium", "hard")}
     assert max(work["easy"]) < max(work["hard"])
     assert sum(work["easy"]) / len(work["easy"]) < sum(work["medium"]) / len(work["medium"]) < \
         sum(work["hard"]) / len(work["hard"])
@@ -52,7 +62,7 @@ def test_grading_follows_the_solver_work() -> None:
 
 def play_safely(game: PuzzleGame) -> None:
     """Play the puzzle out with moves the judge says are safe."""
-    judge = Judge(game.puzzle.rules, game.puzzle.trump)
+    judge = game.judge
     while game.status == "solving":
         st = game.state
         if st.phase == 0:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from mustamaija.cards import QS, card_name, card_symbol, cards_of, parse_card
 from mustamaija.errors import CardError, IllegalActionError, MustamaijaError
 from mustamaija.formats.record import Record
-from mustamaija.game import Beat, Lead, Rules, State, deck_for_hands
+from mustamaija.game import Beat, Lead, Rules, State, deck_for_hands, sample_state
 from mustamaija.game.state import DEFEND, LEAD
 from mustamaija.tui.bots import make_player, resolve_level, split_bots
 from mustamaija.tui.commands import parse_command
@@ -294,15 +295,29 @@ def test_hand_sorting_puts_trumps_last() -> None:
 def test_hint_uses_the_solver_once_every_card_is_known() -> None:
     # Two players, talon empty: the view knows the other hand by counting, so the solver may answer.
     st = State.from_position([["AC", "3C", "QS", "6H", "5H"], ["KH", "2D"]], attacker=0, trump_suit=3)
-    hint = suggest(st, 0, use_library=False, use_search=False)
-    assert hint.source == "solver" and isinstance(hint.action, Lead)
-    assert "proves" in hint.text and st.can_play(hint.action)
+    hint = suggest(st, 0)
+    assert hint.source == "solver" and isinstance(hint.action, Lead) and st.can_play(hint.action)
+    assert "Proved by the exact solver" in hint.text and "**Lead 3♣ A♣** makes sure you are not the Mustamaija" in hint.text
+    assert hint.header == ("move", "against best play") and hint.rows[0] == ("lead 3♣ A♣", "safe ✓")
+    assert {verdict for _, verdict in hint.rows} == {"safe ✓", "you lose"}
 
 
-def test_hint_never_uses_hidden_cards_early() -> None:
+def test_hint_searches_the_view_only_early() -> None:
     st = State.from_seed(3, 9)
-    hint = suggest(st, st.to_act, use_library=False, use_search=False)
-    assert hint.source == "heuristic" and hint.action is not None and st.can_play(hint.action)
+    seat = st.to_act
+    hint = suggest(st, seat, seconds=0)  # No time limit: a fixed number of playouts, so the hint is reproducible.
+    assert hint.source == "search" and hint.action is not None and st.can_play(hint.action)
+    assert hint.result is not None and hint.result.worlds == 200
+    best = hint.result.best
+    assert best is not None and best.loss_rate is not None
+    assert f"about **{100 * best.loss_rate:.0f}%** of {best.visits} playouts" in hint.text
+    assert hint.header == ("move", "chance of losing", "playouts")
+    assert hint.rows[0] == (f"lead {' '.join(card_symbol(c) for c in cards_of(hint.action.cards))}",  # type: ignore[union-attr]
+                            f"{100 * best.loss_rate:.0f}% ± {100 * (best.stderr or 0):.0f}", str(best.visits))
+    # Another deal that the seat cannot tell from this one gets the very same hint.
+    other = sample_state(st.view(seat), random.Random(4))
+    assert other.hands != st.hands
+    assert suggest(other, seat, seconds=0).text == hint.text
 
 
 def test_bot_levels() -> None:
@@ -329,29 +344,3 @@ def test_declaring_a_marriage() -> None:
     assert any("You declare the marriage K+Q of hearts" in line for line in s.log)
     with pytest.raises(IllegalActionError, match="V3: trumps are already fixed"):
         s.submit(parse_command("declare H"))
-
-
-def test_hint_from_the_analysis_library_sees_only_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sys
-    import types
-
-    seen: list[State] = []
-
-    class Result:
-        def __init__(self, action: Lead) -> None:
-            self.action = action
-            self.text = "lead your lowest card: it keeps your trumps"
-
-    def hint(state: State, seat: int, time: float) -> Result:
-        seen.append(state)
-        low = cards_of(state.hands[seat])[0]
-        return Result(Lead(seat, 1 << low))
-
-    module = types.ModuleType("mustamaija.analysis")
-    module.hint = hint  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "mustamaija.analysis", module)
-    st = State.from_seed(4, 12)
-    h = suggest(st, st.to_act, seconds=0.1)
-    assert h.source == "analysis" and h.text.startswith("lead your lowest") and st.can_play(h.action)  # type: ignore[arg-type]
-    assert seen[0].view(st.to_act) == st.view(st.to_act)
-    assert seen[0] is not st

@@ -237,10 +237,10 @@ def hint(
         raise MustamaijaError("the solver needs a talon-empty position where the seat knows every hand")
     if method in ("auto", "solver") and hands is not None and (method == "solver" or _small_enough(hands)):
         result = _exact(view, hands)
-    elif method == "ismcts":
-        result = _ismcts(view, n_iters, time, seed)
-    else:
+    elif method == "sampled":
         result = _sampled(view, n_iters or DEFAULT_ITERS, time, seed, max_candidates)
+    else:
+        result = _ismcts(view, n_iters, time, seed)
     result.seconds = _time.perf_counter() - start
     return result
 
@@ -575,37 +575,101 @@ def _rollout(st: State, rng: random.Random) -> None:
 
 
 def _ismcts(view: View, iters: int | None, seconds: float | None, seed: int) -> HintResult:
+    """Run the search bot's ISMCTS on the view and read whole actions, with their statistics, off its tree."""
     try:
-        from .search.ismcts import ISMCTSPlayer
+        from .search.ismcts import Determiniser, SearchConfig, _search
     except ImportError:
         raise MustamaijaError("the search bot (mustamaija.search.ismcts) is not available") from None
     seat = view.seat
     assert seat is not None
-    player = ISMCTSPlayer(iters=iters if iters is not None or seconds is not None else 1000, time=seconds, seed=seed)
-    step = player.act(view)
-    stats: Any = player.stats.get("root") or {}
-    cands = []
-    for s, (n, w) in stats.items():
-        cands.append(Candidate(step=s, visits=int(n), loss_rate=1.0 - float(w) / n if n else None,
-                               stderr=None, samples=int(n)))
-    cands.sort(key=lambda c: (-(c.visits or 0), c.step if c.step is not None else 0))
-    # The whole action: continue card by card on a world dealt from the view (it only changes the seat's own cards).
-    world = sample_state(view, random.Random(seed))
-    n0 = world.nlog
-    world.apply(step)
-    while world.nlog == n0 and not world.is_over:
-        world.apply(player.act(world.view(seat)))
-    action = tuple(world.actions()[n0:])
-    if cands:
-        cands[0] = Candidate(actions=action, step=cands[0].step, visits=cands[0].visits,
-                             loss_rate=cands[0].loss_rate, samples=cands[0].samples)
-    else:
-        cands = [Candidate(actions=action, step=step)]
-    how = "its endgame solver" if player.stats.get("solver") else f"{player.stats.get('iterations', 0)} iterations"
-    text = (f"Search bot (ISMCTS, {how}) on seat {seat}'s view: it chooses card by card; "
-            f"its first step is {step_name(step)}, for {'; '.join(_action_words(a) for a in action)}.")
-    return HintResult(seat, "lead" if view.phase == LEAD else "defend", "ismcts", False, cands, text,
-                      extra={"iterations": player.stats.get("iterations", 0)})
+    rng = random.Random(seed)
+    det = Determiniser(view)
+    root: dict[int, Any] = {}
+    budget = iters if iters is not None else (None if seconds is not None else DEFAULT_SEARCH_ITERS)
+    done, _ = _search(lambda: det.draw(rng), root, SearchConfig(), rng, budget, seconds)
+    base = _state_of(view)  # Only the seat's own cards decide how its action goes on; the rest is never read.
+    paths = list(_tree_actions(root, base, seat, base.nlog))
+    greedy = _greedy_actions(root, base, seat, base.nlog)
+    cands = [Candidate(actions=acts, visits=n, loss_rate=1.0 - w / n, stderr=_stderr(1.0 - w / n, n), samples=n,
+                       step=first) for acts, n, w, first in paths]
+    cands.sort(key=lambda c: (c.actions != greedy, -(c.visits or 0), c.loss_rate or 0.0))
+    if not cands or cands[0].actions != greedy:
+        cands.insert(0, Candidate(actions=greedy, step=max(root, key=lambda k: root[k].n) if root else None))
+    phase = "lead" if view.phase == LEAD else "defend"
+    best = cands[0]
+    text = (f"Search: the search bot (ISMCTS) ran {done} playouts from seat {seat}'s view, each in a world with the "
+            f"cards it cannot see dealt at random, so it uses nothing hidden. It would {best.words()}")
+    if best.loss_rate is not None:
+        text += (f": in the {best.visits} playouts through that move, seat {seat} ended up the Mustamaija about "
+                 f"{100 * best.loss_rate:.0f}% of the time (± {100 * (best.stderr or 0):.0f})")
+    lead = greedy[0] if len(greedy) == 1 and isinstance(greedy[0], Lead) else None
+    if lead is not None and (best.visits or 0) < max(c.visits or 0 for c in cands):
+        step = (lead.cards & -lead.cards).bit_length() - 1  # A lead is chosen lowest card first.
+        text += (f". It decides card by card: {card_name(step)} is its most searched first card "
+                 f"({root[step].n} playouts in all), and this is its most searched way on from there")
+    runner = next((c for c in cands[1:] if c.loss_rate is not None), None)
+    if runner is not None:
+        text += (f"; next, {runner.words()}: {100 * (runner.loss_rate or 0):.0f}% over {runner.visits} playouts")
+    text += (". The search spends its playouts on the moves that look best, so the counts show its confidence; "
+             "playouts end in its evaluation after a few turns, so the rates are estimates.")
+    return HintResult(seat, phase, "ismcts", False, cands, text, worlds=done, extra={"iterations": done})
+
+
+DEFAULT_SEARCH_ITERS: Final = 4000
+"""Search iterations of a hint without a time limit (about half a second for four players)."""
+
+
+def _stderr(p: float, n: int) -> float:
+    return math.sqrt(max(p * (1 - p), 0.0) / (n - 1)) if n > 1 else 1.0
+
+
+def _completes(st: State, seat: int, n0: int) -> bool:
+    """Return whether the seat's action is complete: a lead or a defence logged (a declaration is not the end)."""
+    if st.is_over or st.to_act != seat:
+        return True
+    return st.nlog > n0 and not st.in_progress and not isinstance(st.actions()[-1], Declare)
+
+
+def _tree_actions(node: dict[int, Any], st: State, seat: int, n0: int,
+                  first: int = -1) -> Iterable[tuple[tuple[Action, ...], int, float, int]]:
+    """Yield every whole action the tree has tried from ``st``: the visits and value of its last step, its first step."""
+    from .search.ismcts import _state_context
+
+    legal = st.legal_mask()
+    for step in sorted(node):
+        edge = node[step]
+        if not legal >> step & 1 or not edge.n:
+            continue
+        t = st.copy()
+        t.apply(step)
+        root_step = step if first < 0 else first
+        if _completes(t, seat, n0):
+            yield tuple(t.actions()[n0:]), edge.n, edge.w, root_step
+        else:
+            yield from _tree_actions(edge.kids.get(_state_context(t), {}), t, seat, n0, root_step)
+
+
+def _greedy_actions(node: dict[int, Any], st: State, seat: int, n0: int) -> tuple[Action, ...]:
+    """Return the action the search bot plays: the most visited step at every decision (its rule, ties alike)."""
+    from .search.ismcts import _best_step, _state_context
+
+    t = st.copy()
+    rollout_rng = random.Random(0)
+    while not _completes(t, seat, n0):
+        legal = t.legal_mask()
+        stats = {s: (e.n, e.w) for s, e in node.items() if legal >> s & 1 and e.n}
+        if stats:
+            step = _best_step(stats)
+            edge = node[step]
+            t.apply(step)
+            node = edge.kids.get(_state_context(t), {})
+        else:  # Never searched this deep: finish the action as the search's rollout policy would.
+            from .search.ismcts_policy import fast_step
+
+            step = fast_step(t, rollout_rng)
+            t.apply(step if legal >> step & 1 else (legal & -legal).bit_length() - 1)
+            node = {}
+    return tuple(t.actions()[n0:])
 
 
 def describe_candidates(result: HintResult, limit: int = 12) -> Iterable[str]:
@@ -617,8 +681,8 @@ def describe_candidates(result: HintResult, limit: int = 12) -> Iterable[str]:
             extra = f" (and {len(c.also)} equivalent)" if c.also else ""
             yield f"  {c.words():40} {verdict}{extra}"
         elif c.visits is not None:
-            rate = f"  loss rate {c.loss_rate:.2f}" if c.loss_rate is not None else ""
-            yield f"  {c.words():40} {c.visits:6d} visits{rate}"
+            rate = f"  loss rate {c.loss_rate:.2f} ± {c.stderr or 0.0:.2f}" if c.loss_rate is not None else ""
+            yield f"  {c.words():40} {c.visits:6d} playouts{rate}"
         elif c.loss_rate is not None:
             yield f"  {c.words():40} loss rate {c.loss_rate:.2f} ± {c.stderr or 0.0:.2f}"
         else:

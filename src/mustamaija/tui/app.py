@@ -53,9 +53,10 @@ Screen { layout: vertical; }
 #preview { height: 1; padding: 0 1; color: $text-muted; }
 #message { height: 2; padding: 0 1; }
 #command { margin: 0 0; }
-.dialog { width: 72; height: auto; max-height: 90%; border: thick $accent; background: $surface; padding: 1 2; }
+.dialog { width: 84; height: auto; max-height: 90%; border: thick $accent; background: $surface; padding: 1 2; }
 ModalScreen { align: center middle; }
 .dialog Markdown { height: auto; max-height: 30; }
+#hint-table { height: auto; padding: 0 2; }
 .buttons { height: auto; margin-top: 1; }
 .buttons Button { margin-right: 2; }
 #setup { padding: 0 2; }
@@ -76,6 +77,7 @@ ModalScreen { align: center middle; }
 .short #info { display: none; }
 .short #table { height: 1fr; }
 .short #message { height: 1; }
+.short #hand { min-height: 5; }
 """
 
 

@@ -9,9 +9,10 @@ typed                             meaning
 ``9H:JH 4H:-``                    defend: beat 9H with JH, leave 4H (picked up)
 ``JH``                            defend against one led card (or a clear match)
 ``take`` (``pick``, ``-``)        pick up every led card
-``declare H`` (``marriage H``)    declare the marriage in hearts (V3, V4)
-``hint`` ``undo`` ``rules``       help from the search bot or solver; take back; the rules
-``save [FILE]`` ``help``          save the deal as a record; the keys and commands
+``declare H`` (``marriage H``)    declare the marriage in hearts (V3, V4); ``m``: the only one you hold
+``hint`` ``undo`` ``rules``       help from the search bot or solver; take back; the rules (``h``, ``u``, ``r``)
+``save [FILE]`` ``help``          save the deal as a record (``s``); the keys and commands (``?``)
+``memory``                        show or hide the memory panel (``v``)
 ``pace 0.5`` ``faster``           how long each bot move stays on screen
 ``next`` ``quit``                 the next deal; save and leave
 ================================  ================================================
@@ -40,15 +41,16 @@ __all__ = ["COMMAND_HELP", "Command", "parse_command"]
 
 _WORDS: Final = {
     "take": "take", "pick": "take", "pickup": "take", "pick-up": "take", "-": "take", "t": "take",
-    "hint": "hint", "?": "hint",
+    "hint": "hint", "h": "hint",
     "undo": "undo", "u": "undo",
-    "rules": "rules",
-    "help": "help", "keys": "help",
-    "save": "save",
+    "rules": "rules", "r": "rules",
+    "help": "help", "keys": "help", "?": "help",
+    "memory": "memory", "v": "memory",
+    "save": "save", "s": "save",
     "quit": "quit", "exit": "quit", "q": "quit",
     "next": "next", "n": "next",
     "pace": "pace", "faster": "faster", "slower": "slower",
-    "declare": "declare", "marriage": "declare", "d": "declare",
+    "declare": "declare", "marriage": "declare", "d": "declare", "m": "declare",
     "lead": "lead", "beat": "beat", "play": "play",
 }
 
@@ -58,10 +60,12 @@ COMMAND_HELP: Final = (
     ("JH", "defend a single led card with JH"),
     ("take", "pick up every led card"),
     ("declare H", "declare the marriage K+Q of hearts (marriage rules)"),
-    ("hint", "ask the search bot or solver what to play, and why"),
-    ("undo", "take back your last move (practice games only)"),
-    ("rules", "show the rule set in force"),
-    ("save [FILE]", "save this deal as a record (FORMATS.md)"),
+    ("m", "declare the only marriage you hold"),
+    ("hint or h", "ask the search bot or solver what to play, and why"),
+    ("undo or u", "take back your last move (practice games only)"),
+    ("rules or r", "show the rule set in force"),
+    ("save [FILE] or s", "save this deal as a record (FORMATS.md)"),
+    ("memory or v", "show or hide the memory panel"),
     ("pace SECONDS", "how long each bot move stays on screen (also + and -)"),
     ("next", "deal the next deal once this one is over"),
     ("quit", "save the game in progress and leave"),
@@ -98,7 +102,7 @@ def parse_command(text: str) -> Command:
     rest = rest.strip()
     if word in ("take",) and not rest:
         return Command("take")
-    if word in ("hint", "undo", "rules", "help", "quit", "next", "faster", "slower") and not rest:
+    if word in ("hint", "undo", "rules", "help", "memory", "quit", "next", "faster", "slower") and not rest:
         return Command(word)
     if word == "save":
         return Command("save", arg=rest)
@@ -112,7 +116,7 @@ def parse_command(text: str) -> Command:
         return Command("pace", arg=str(value))
     if word == "declare":
         if not rest:
-            raise CardError("declare which suit? such as 'declare H'")
+            return Command("marriage")  # The only marriage the hand holds; the screen says if there are two.
         return Command("declare", arg=SUITS[parse_suit(rest)])
     if word in ("lead", "beat", "play"):
         line = rest

@@ -158,10 +158,13 @@ def rules_markdown(rules: Rules) -> str:
     lines = [f"# Rules in force: {name}", "", rules.describe() + ".", ""]
     if name in PRESET_SOURCES:
         lines += [f"*Source:* {PRESET_SOURCES[name]}.", ""]
-    lines += ["| key | value |", "|---|---|"]
+    options = []
     for key, value in rules.to_json().items():
+        if key == "trump_suit" and rules.trump != "fixed":
+            continue  # Only a fixed trump uses it.
         shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
-        lines.append(f"| `{key}` | {shown} |")
+        options.append(f"`{key}` {shown}")
+    options_line = "*Options:* " + " · ".join(options) + "."
     hs = rules.hand_size
     if rules.trump == "turned":
         when = ("after the first attacker has led, before they draw" if rules.trump_turn == "after_first_lead"
@@ -199,6 +202,8 @@ def rules_markdown(rules: Rules) -> str:
         f"- **Endless deals (M21).** A deal is stopped unfinished after {rules.max_turns} turns"
         + (" (the project's default)." if rules.max_turns == DEFAULT_MAX_TURNS else "."),
         "- **Matches (M20).** Each deal's loser scores one loss; the fewest losses win the match.",
+        "",
+        options_line,
     ]
     return "\n".join(lines)
 

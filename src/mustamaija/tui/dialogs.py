@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -58,8 +59,18 @@ class HintScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(Text(f"Hint ({self.hint.source})", style="bold"))
+            source = {"solver": "the exact solver", "search": "the search bot"}.get(self.hint.source, self.hint.source)
+            yield Static(Text(f"Hint · from {source}", style="bold"))
             yield Markdown(self.hint.text)
+            if self.hint.rows:
+                table = Table(box=box.SIMPLE_HEAD, expand=False, header_style="bold", pad_edge=False)
+                for i, name in enumerate(self.hint.header):
+                    table.add_column(name, justify="left" if i == 0 else "right")
+                for i, row in enumerate(self.hint.rows):
+                    table.add_row(*row, style="bold" if i == 0 else "")
+                yield Static(table, id="hint-table")
+            if self.hint.note:
+                yield Static(Text.assemble(("Rule of thumb: ", "italic"), self.hint.note[0].upper() + self.hint.note[1:]))
             keys = "Enter: choose it in your hand · Esc: close" if self.hint.action is not None else "Esc: close"
             yield Static(Text(keys, style="dim"))
 

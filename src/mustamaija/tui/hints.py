@@ -1,301 +1,195 @@
-"""``hint``: what to play now, and why, from the person's view only (M22).
+"""``hint`` in the game: what to play now, and why, from the person's view only (M22).
 
-In order of preference:
+The judging is :func:`mustamaija.analysis.hint`, handed the person's
+:class:`~mustamaija.game.view.View` (never the state):
 
-1. the project's analysis library (``mustamaija.analysis.hint``), when installed;
-2. the exact solver, once the view pins down every card (talon empty, every
-   hand known by counting): a proof that a move is safe, or that none is;
-3. the search bot (ISMCTS) on the view, with its estimate of the chance of
-   not losing;
-4. the heuristic player, with the rule of thumb behind its move.
+* the exact solver, when the view pins down every card (the talon is empty
+  and every hand is known, as it always is with two players left): each
+  candidate is proved safe or not;
+* else the search bot (ISMCTS) on the view: each whole move it tried, with
+  its estimated chance of losing and the number of playouts behind it.
 
-A hint never looks at cards the person cannot know: the search and the
-heuristic act on views, and the solver is used only when the view already
-determines every hand.
+This module words the result for the hint dialog, adds a rule of thumb
+for the suggested move, and falls back to the heuristic player if the
+search cannot run.
 
 >>> from mustamaija.game import State
->>> s = State.from_seed(players=3, seed=2)
->>> h = suggest(s, s.to_act, seconds=0.05, use_library=False, use_search=False)
->>> h.source, isinstance(h.action, Lead)
-('heuristic', True)
+>>> s = State.from_position([["AC", "3C", "QS", "6H", "5H"], ["KH", "2D"]], attacker=0, trump_suit=3)
+>>> h = suggest(s, 0)
+>>> h.source, action_words(h.action)
+('solver', 'lead 3♣ A♣')
+>>> print(h.text.splitlines()[0])
+**Proved by the exact solver**: the talon is empty and you know every hand.
 """
 
 from __future__ import annotations
 
-import importlib
-import random
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
-from ..cards import QS, SUIT_MASKS, CardSet, cards_of
+from ..analysis import Candidate, HintResult, hint
+from ..cards import QS, SUIT_MASKS, SUIT_SYMBOLS, card_symbol, cards_of
 from ..errors import MustamaijaError
-from ..game.actions import Action, Beat, Declare, Lead
-from ..game.sampling import sample_state
-from ..game.state import DEFEND, LEAD, State
+from ..game import legality as L
+from ..game.actions import STOP, Action, Beat, Declare, Lead
+from ..game.state import LEAD, State
 from ..game.view import View
-from ..players.base import Player
 from .describe import cards_text
 
 __all__ = ["Hint", "action_words", "suggest"]
 
+_SHOWN = 8
+"""Candidates listed in the dialog."""
+_FIXED_PLAYOUTS = 200
+"""Playouts of a hint asked for with no time limit."""
+
 
 @dataclass
 class Hint:
-    """A suggested action (``None`` if there is nothing to suggest), the reasons, and where they come from."""
+    """A suggested action (``None`` if there is nothing to suggest), the reasons in Markdown, and their source."""
 
     action: Action | None
     text: str
     source: str
+    result: HintResult | None = field(default=None, repr=False)
+    header: tuple[str, ...] = ()
+    rows: list[tuple[str, ...]] = field(default_factory=list)
+    """The candidates as a table (the dialog draws it under the text)."""
+    note: str = ""
+    """A rule of thumb for the suggested move (under the table)."""
 
 
-def action_words(action: Action) -> str:
+def action_words(action: Action | None) -> str:
     """Describe an action in a few words, such as ``"lead 4♥ 9♥"``."""
+    if action is None:
+        return "nothing"
     if isinstance(action, Lead):
         return f"lead {cards_text(action.cards)}"
     if isinstance(action, Declare):
-        return f"declare the marriage in {'SHDC'[action.suit]}"
+        return f"declare the marriage in {SUIT_SYMBOLS[action.suit]}"
     if not action.pairs:
         return "pick up everything"
     return "beat " + ", ".join(f"{cards_text(1 << a)} with {cards_text(1 << b)}" for a, b in action.pairs)
 
 
-def _run_player(state: State, seat: int, player: Player, first: dict[str, Any] | None = None) -> Action:
-    """Return the compound action the player builds step by step from the seat's views.
+def _move_words(c: Candidate) -> str:
+    return ", then ".join(action_words(a) for a in c.actions) or "?"
 
-    ``first`` receives the player's ``stats`` after its first decision (the search's estimate of the
-    action as a whole; later steps only finish it).
+
+def suggest(state: State, seat: int, *, seconds: float = 1.0, seed: int = 0) -> Hint:
+    """Return a hint for ``seat``, who must be to act in ``state``; only the seat's view is looked at.
+
+    The search runs for ``seconds``, or (with 0) a fixed number of playouts.
     """
-    s = state.copy()
+    if state.is_over or state.to_act != seat:
+        raise MustamaijaError("a hint is for the seat to act")
+    view = state.view(seat)
+    try:
+        # With no time limit, a fixed number of playouts: the same hint on every machine.
+        result = hint(view, time=seconds, seed=seed) if seconds > 0 else hint(view, iters=_FIXED_PLAYOUTS, seed=seed)
+    except MustamaijaError:
+        return _heuristic(view)
+    return _worded(result, view)
+
+
+def _worded(result: HintResult, view: View) -> Hint:
+    best = result.best
+    action = best.action if best is not None else None
+    lines: list[str] = []
+    rows: list[tuple[str, ...]] = []
+    if result.exact:
+        n_safe = sum(1 for c in result.candidates if c.safe)
+        lines.append("**Proved by the exact solver**: the talon is empty and you know every hand.")
+        lines.append("")
+        if best is not None and best.safe:
+            words = _move_words(best)
+            lines.append(f"**{words[0].upper() + words[1:]}** makes sure you are not the Mustamaija, whatever "
+                         f"the others do ({n_safe} of {len(result.candidates)} moves do).")
+        else:
+            lines.append("No move makes sure you escape: against best play you are the Mustamaija. "
+                         f"The suggestion, **{_move_words(best) if best else 'nothing'}**, only hopes they go wrong.")
+        header: tuple[str, ...] = ("move", "against best play")
+        for c in result.candidates[:_SHOWN]:
+            same = f" (+{len(c.also)} alike)" if c.also else ""
+            rows.append((_move_words(c) + same, "safe ✓" if c.safe else "you lose"))
+        more = len(result.candidates) - _SHOWN
+        source = "solver"
+    else:
+        lines.append(f"**The search bot would {_move_words(best) if best else 'pass'}.** It ran {result.worlds} "
+                     "playouts from your view, each with the cards you cannot see dealt at random: it uses "
+                     "nothing hidden.")
+        lines.append("")
+        rated = [c for c in result.candidates if c.loss_rate is not None]
+        if best is not None and best.loss_rate is not None:
+            lines.append(f"Through that move you ended up the Mustamaija in about **{100 * best.loss_rate:.0f}%** "
+                         f"of {best.visits} playouts.{_card_by_card(best, rated, view)} The search gives most playouts to "
+                         "the moves that look best; playouts end in its evaluation after a few turns, so the rates "
+                         "are estimates.")
+        header = ("move", "chance of losing", "playouts")
+        for c in rated[:_SHOWN]:
+            rows.append((_move_words(c), f"{100 * (c.loss_rate or 0):.0f}% ± {100 * (c.stderr or 0):.0f}",
+                         str(c.visits)))
+        more = len(rated) - _SHOWN
+        source = "search"
+    if more > 0:
+        rows.append((f"… and {more} more", *[""] * (len(header) - 1)))
+    why = _why(view, best.actions[-1]) if best is not None and best.actions else ""
+    return Hint(action, "\n".join(lines), source, result, header, rows, why)
+
+
+def _card_by_card(best: Candidate, rated: list[Candidate], view: View) -> str:
+    """Explain a suggestion with fewer playouts than another move: the bot decides one card (one step) at a time."""
+    if best.step is None or (best.visits or 0) >= max(c.visits or 0 for c in rated):
+        return ""
+    through = sum(c.visits or 0 for c in rated if c.step == best.step)
+    if view.phase == LEAD:
+        first = f"{card_symbol(best.step)} first"
+    else:
+        led = L.current_led(view.rem, view.hand & ~view.used, view.trump)
+        first = (f"leaving {card_symbol(led)} unbeaten" if best.step == STOP else
+                 f"beating {card_symbol(led)} with {card_symbol(best.step)}") + " first" if led >= 0 else "its first step"
+    return (f" The bot decides one card at a time: {first} was its most searched first step ({through} playouts "
+            "through the moves starting so), then the most searched way on from there.")
+
+
+def _heuristic(view: View) -> Hint:
+    """Return the heuristic player's move (when the search cannot run)."""
+    import random
+
+    from ..game.sampling import sample_state
+    from ..players.heuristic import HeuristicPlayer
+
+    player = HeuristicPlayer(seed=0)
+    s = sample_state(view, random.Random(0))
+    seat = view.to_act
     n0 = s.nlog
     while s.nlog == n0:
         s.apply(player.act(s.view(seat)))
-        if first is not None and not first:
-            first.update(getattr(player, "stats", {}) or {"none": True})
-    return s.actions()[-1]
+    action = s.actions()[-1]
+    return Hint(action, f"**The heuristic player would {action_words(action)}.**", "heuristic", note=_why(view, action))
 
 
-# -- 1. the analysis library -------------------------------------------------------------------------
-
-
-def _library(state: State, seat: int, seconds: float) -> Hint | None:
-    try:
-        module = importlib.import_module("mustamaija.analysis")
-    except ImportError:
-        return None
-    fn: Callable[..., Any] | None = getattr(module, "hint", None)
-    if fn is None:
-        return None
-    # The library is handed a state drawn from the seat's view, so that it cannot see a hidden card
-    # even if it looked (M22); once the view knows every card, this is the true position.
-    guess = sample_state(state.view(seat), random.Random(0))
-    try:
-        result = fn(guess, seat=seat, time=seconds)
-    except TypeError:
-        try:
-            result = fn(guess, seat)
-        except Exception:
-            return None
-    except Exception:
-        return None
-    return _adapt(result, state)
-
-
-def _adapt(result: Any, state: State) -> Hint | None:
-    """Turn whatever the analysis library returns into a :class:`Hint` (best effort)."""
-    action = getattr(result, "action", None) or getattr(result, "best", None)
-    if action is None:
-        candidates = getattr(result, "candidates", None)
-        if candidates:
-            first = candidates[0]
-            action = getattr(first, "action", first)
-    if isinstance(action, dict):
-        from ..game.actions import action_from_json
-
-        try:
-            action = action_from_json(action, state.n)
-        except MustamaijaError:
-            action = None
-    if not isinstance(action, (Lead, Beat, Declare)) or not state.can_play(action):
-        return None
-    text = ""
-    for attr in ("text", "explanation", "why", "summary"):
-        value = getattr(result, attr, None)
-        if isinstance(value, str) and value:
-            text = value
-            break
-    if not text:
-        text = str(result)
-    return Hint(action, text, "analysis")
-
-
-# -- 2. the solver, when the view knows every card ----------------------------------------------------
-
-
-def _known_hands(view: View) -> list[int] | None:
-    if view.talon_size or view.unseen or view.seat is None:
-        return None
-    hands = list(view.known)
-    hands[view.seat] = view.hand
-    if any(hands[s].bit_count() != view.hand_sizes[s] for s in range(view.players)):
-        return None
-    holders = sum(1 for h in hands if h)
-    if sum(h.bit_count() for h in hands) > (24 if holders == 2 else 12):
-        return None  # Keep the hint quick: bigger positions go to the search bot.
-    return hands
-
-
-def _hero_safe(hands: list[int], attacker: int, hero: int, state: State) -> bool | None:
-    """Return whether ``hero`` can make sure of not losing with ``attacker`` to lead (``None``: unknown)."""
-    from ..search.solver import solve
-
-    if not hands[hero]:
-        return True
-    if sum(1 for h in hands if h) <= 1:
-        return False
-    pos = State.from_position([CardSet(h) for h in hands], attacker, None if state.trump < 0 else state.trump, state.rules)
-    result = solve(pos, all_leads=False)
-    if attacker == hero:
-        return result.attacker_safe
-    if sum(1 for h in hands if h) == 2:
-        return not result.attacker_safe
-    return None
-
-
-def _solver(state: State, seat: int) -> Hint | None:
-    view = state.view(seat)
-    hands = _known_hands(view)
-    if hands is None or (state.rules.trump == "marriage" and state.declarer == -1):
-        return None
-    from ..search.solver import solve
-
-    if state.phase == LEAD:
-        pos = State.from_position([CardSet(h) for h in hands], seat, None if state.trump < 0 else state.trump, state.rules)
-        result = solve(pos)
-        if not result.attacker_safe:
-            return Hint(None, "The solver proves that no lead makes sure you are not the Mustamaija: against "
-                              "best play you lose. Make it hard for them.", "solver")
-        lead = Lead(seat, result.safe_leads[0])
-        others = [cards_text(m) for m in result.safe_leads[1:]]
-        also = f" Other safe leads: {', '.join(others)}." if others else ""
-        return Hint(lead, f"The solver proves that {action_words(lead)} makes sure you are not the Mustamaija, "
-                          f"whatever the others do.{also}", "solver")
-    if state.phase != DEFEND:
-        return None
-    safe: list[Beat] = []
-    unknown = False
-    for i, beat in enumerate(state.legal_beats()):
-        if i >= 400:
-            return None
-        after = state.copy()
-        after.play(beat)
-        if after.is_over:
-            ok: bool | None = after.loser != seat
-        else:
-            ok = _hero_safe(list(after.hands), after.attacker, seat, state)
-        if ok is None:
-            unknown = True
-        elif ok:
-            safe.append(beat)
-    if unknown and not safe:
-        return None
-    if not safe:
-        return Hint(None, "The solver proves that no defence saves you against best play.", "solver")
-    best = max(safe, key=lambda b: len(b.pairs))
-    return Hint(best, f"The solver proves that you are safe if you {action_words(best)}"
-                      f" ({len(safe)} safe defence{'s' if len(safe) > 1 else ''} in all).", "solver")
-
-
-# -- 3. the search bot, 4. the heuristic --------------------------------------------------------------
-
-
-def _search(state: State, seat: int, seconds: float) -> Hint | None:
-    try:
-        from ..players.registry import make_bot
-
-        bot = make_bot(f"ismcts:time={seconds}", 12345)
-    except (ImportError, MustamaijaError):
-        return None
-    stats: dict[str, Any] = {}
-    try:
-        action = _run_player(state, seat, bot, stats)
-    except Exception:
-        return None
-    root = stats.get("root") or {}
-    iters = stats.get("iterations", 0)
-    share = ""
-    if root:
-        n_total = sum(n for n, _ in root.values())
-        best = max(root.items(), key=lambda kv: kv[1][0])
-        n, w = best[1]
-        if n:
-            share = (f" In the deals it imagined, this keeps you from losing about {100 * w / n:.0f}% of the time "
-                     f"({n} of {n_total} playouts went this way).")
-    why = _why(state, seat, action)
-    return Hint(action, f"The search bot ({iters} playouts, from what you can see) would {action_words(action)}."
-                        f"{share}{why}", "search")
-
-
-def _heuristic(state: State, seat: int) -> Hint:
-    try:
-        from ..players.heuristic import HeuristicPlayer
-
-        player: Player = HeuristicPlayer(seed=0)
-    except ImportError:  # pragma: no cover - the heuristic player ships with the package
-        from ..players.random import RandomPlayer
-
-        player = RandomPlayer(seed=0)
-    action = _run_player(state, seat, player)
-    return Hint(action, f"The heuristic player would {action_words(action)}.{_why(state, seat, action)}", "heuristic")
-
-
-def _why(state: State, seat: int, action: Action) -> str:
-    """Return a rule of thumb (RULES.md's strategy notes) that fits the action, if one does."""
-    hand = state.hands[seat]
+def _why(view: View, action: Action) -> str:
+    """Return a rule of thumb (RULES.md's strategy notes) that fits the action, from what the view shows."""
+    hand = view.hand
     if isinstance(action, Declare):
-        return " Declaring fixes trumps in a suit you hold: the K and Q are trumps in your hand."
+        return "declaring fixes trumps in a suit you hold: your K and Q become trumps."
     if isinstance(action, Lead):
         k = action.cards.bit_count()
         suit = cards_of(action.cards)[0] // 13
-        if state.talon_size:
+        if view.talon_size:
             if action.cards == hand & SUIT_MASKS[suit] and k > 1:
-                return f" Leading the whole suit lets you draw {min(k, state.talon_size)} fresh cards."
+                return f"leading a whole suit lets you draw {min(k, view.talon_size)} fresh cards."
             if action.cards >> QS & 1:
-                return " Q♠ can never be beaten: leading her early risks seeing her come back."
-            return " Early on, shed cards you do not need and keep trumps for the endgame."
+                return "Q♠ can never be beaten: leading her early risks seeing her come back."
+            return "early on, shed the cards you do not need and keep trumps for the endgame."
         if action.cards >> QS & 1:
-            return " Q♠ can never be beaten: she stays with the defender."
+            return "Q♠ can never be beaten: she stays with the defender."
         if action.cards == hand:
-            return " These are your last cards: you are out the moment you lead them."
-        return " In the endgame, lead the smallest cards first, so they cannot be used against your higher ones."
-    taken = state.led & ~action.beaten
-    if not taken:
-        return " Beating everything gives you the lead."
+            return "these are your last cards: you are out the moment you lead them."
+        return "in the endgame, lead low cards first, so they cannot be used against your higher ones."
+    assert isinstance(action, Beat)
+    if not view.led & ~action.beaten:
+        return "beating everything gives you the lead."
     if not action.pairs:
-        return " Beating is never compulsory: keeping your beaters may be worth more than the cards you pick up."
+        return "beating is never compulsory: keeping your beaters may be worth more than the cards you pick up."
     return ""
-
-
-def suggest(state: State, seat: int, *, seconds: float = 1.0, use_library: bool = True,
-            use_search: bool = True) -> Hint:
-    """Return a hint for ``seat``, who must be to act in ``state``; see the module docstring for the sources."""
-    if state.is_over or state.to_act != seat:
-        raise MustamaijaError("a hint is for the seat to act")
-    if use_library:
-        hint = _library(state, seat, seconds)
-        if hint is not None:
-            return hint
-    try:
-        hint = _solver(state, seat)
-    except MustamaijaError:
-        hint = None
-    if hint is not None:
-        if hint.action is not None or not use_search:
-            return hint
-        fallback = _search(state, seat, seconds) or _heuristic(state, seat)
-        return Hint(fallback.action, hint.text + " " + fallback.text, "solver")
-    if use_search:
-        hint = _search(state, seat, seconds)
-        if hint is not None:
-            return hint
-    return _heuristic(state, seat)

@@ -9,9 +9,9 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Footer, Header, Static
 
-from ..cards import SUIT_SYMBOLS
+from ..cards import SUIT_SYMBOLS, SUITS
 from ..errors import MustamaijaError
 from ..game.actions import Action, Beat, Declare, Lead
 from ..game.state import DEFEND, State
@@ -25,7 +25,7 @@ from .render import info_text, memory_panel, seats_table, table_text
 from .selection import Selection
 from .session import BotJob, GameSession, bot_action, bot_actions
 from .table import TableScreen
-from .widgets import HandPanel, LogPanel, Panel
+from .widgets import CommandLine, HandPanel, LogPanel, Panel
 
 __all__ = ["HELP_TEXT", "GameScreen"]
 
@@ -34,19 +34,20 @@ class GameScreen(TableScreen):
     """A match against bots."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("m", "marriage", "marriage", show=False),
-        Binding("h", "hint", "hint"),
-        Binding("u", "undo", "undo"),
-        Binding("r", "rules", "rules"),
-        Binding("s", "save", "save"),
-        Binding("n", "next", "next deal", show=False),
-        Binding("question_mark,f1", "help", "help"),
-        Binding("v", "memory", "memory", show=False),
-        Binding("plus", "pace(0.25)", "slower", show=False),
-        Binding("minus", "pace(-0.25)", "faster", show=False),
+        Binding("f1", "help", "help"),
+        Binding("f2", "hint", "hint"),
+        Binding("f3", "undo", "undo"),
+        Binding("f4", "rules", "rules"),
+        Binding("f5", "save", "save"),
+        Binding("f6", "memory", "memory"),
+        Binding("f7", "marriage", "marriage", show=False),
+        Binding("f8", "pace(0.25)", "slower", show=False),
+        Binding("f9", "pace(-0.25)", "faster", show=False),
     ]
 
-    SHORTCUTS: ClassVar[str] = "mhursnv?+-"
+    EMPTY_LINE_KEYS: ClassVar[dict[str, str]] = {
+        **TableScreen.EMPTY_LINE_KEYS, "question_mark": "help", "plus": "pace(0.25)", "minus": "pace(-0.25)",
+    }
 
     def __init__(self, session: GameSession) -> None:
         super().__init__()
@@ -69,14 +70,15 @@ class GameScreen(TableScreen):
         yield HandPanel("Your hand", id="hand")
         yield Static("", id="preview")
         yield Static("", id="message")
-        yield Input(placeholder="type a move (9H 4H · 9H:JH 4H:- · take) or a command (hint, undo, rules, save, help)",
-                    id="command", select_on_focus=False)
+        yield CommandLine(placeholder="type a move (9H 4H · 9H:JH 4H:- · take) or a command (hint, undo, rules, "
+                                      "save, help); ← → space Enter choose from the hand", id="command",
+                          select_on_focus=False)
         yield Footer()
 
     def on_mount(self) -> None:
         """Draw the table and let the bots start."""
         self.title = "Mustamaija"
-        self.query_one("#hand", HandPanel).focus()
+        self.focus_command()
         self.redraw()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -135,6 +137,8 @@ class GameScreen(TableScreen):
             return True
         if kind == "empty":
             return True
+        if kind == "marriage":
+            return self.action_marriage()
         if kind == "save":
             self.action_save(cmd.arg or None)
         elif kind == "pace":
@@ -159,7 +163,7 @@ class GameScreen(TableScreen):
         total = f"/{s.config.deals}" if s.config.deals is not None else ""
         self.sub_title = f"deal {s.deal_no + 1}{total} · {mode} · seed {s.config.seed} · pace {pace:g} s (+/-)"
         self.query_one("#seats", Panel).show(seats_table(st, s.names, s.labels, s.match.losses, me=s.human))
-        extra = [("Deal", f"{s.deal_no + 1}{total}, {s.names[st.dealer]} dealt"), ("Turn", str(st.turns + 1)),
+        extra = [("Deal", f"{s.deal_no + 1}{total}, {s.names[st.dealer]} dealt"), ("Turn", str(st.turns if st.is_over else st.turns + 1)),
                  ("Rules", rules_name(s.rules))]
         self.query_one("#info", Panel).show(info_text(st, extra))
         pairs = self.selection.pairs if self.my_turn() and st.phase == DEFEND else None
@@ -253,15 +257,17 @@ class GameScreen(TableScreen):
         self.say(f"Deal {self.session.deal_no + 1}: good luck!")
         self.redraw()
 
-    def action_marriage(self) -> None:
-        """Declare a marriage (when only one is possible)."""
+    def action_marriage(self) -> bool:
+        """Declare a marriage (when only one is possible); return whether one was declared."""
         st = self.session.state
         decl = st.legal_declares() if self.my_turn() else []
         if len(decl) != 1:
-            self.say("no marriage to declare now" if not decl else "type declare H (or D, C): two are possible",
-                     error=True)
-            return
+            suits = " or ".join(SUITS[d.suit] for d in decl)
+            self.say("V3: no marriage to declare now (you need the K and Q of a suit other than spades, before trumps "
+                     "are fixed)" if not decl else f"two marriages are possible: type declare {suits}", error=True)
+            return False
         self.act(Declare(self.session.human, decl[0].suit))
+        return True
 
     def action_undo(self) -> None:
         """Take back your last move (practice games only)."""
@@ -356,30 +362,20 @@ class GameScreen(TableScreen):
 
 
 HELP_TEXT = """
-## Keys
+Everything you type goes to the command line at the bottom: a move or a command, then Enter.
+While the line is empty, the hand answers to these keys:
 
-| key | what it does |
-|---|---|
-| ← → | move along your hand |
-| space (or a click) | choose a card for your lead; when defending, pair it with the led card marked ▼ |
-| ↑ ↓ | when defending, mark another led card |
-| Enter | lead the chosen cards (or the cursor's card), or make the defence shown (no beater chosen: pick up all) |
-| m | declare your marriage (marriage rules) |
-| h | hint: what the solver or search bot would play, and why |
-| u | undo your last move (practice games) |
-| r | the rules in force |
-| s | save this deal as a record |
-| + / - | slower / faster bot moves |
-| v | show or hide the memory panel |
-| : or / | type a command; typing a card (9, Q, 10…) or a word (take, declare…) starts one too |
-| Esc | leave the command line, or clear your choice |
-| Ctrl-C | save the game and leave |
+- **← →** — move along your hand
+- **space** (or a click) — choose a card for your lead; when defending, pair it with the led card marked ▼
+- **↑ ↓** — when defending, mark another led card
+- **Enter** — lead the chosen cards (or the cursor's card), or make the defence shown (no beater chosen: pick up all)
+- **?** this help · **+ -** slower, faster bots · **Esc** clear the line, or else your choice
+- **F1** help · **F2** hint · **F3** undo · **F4** rules · **F5** save · **F6** memory panel · **F7** marriage
+- **Ctrl-C** — save the game and leave
 
 ## Commands
 
-| type | meaning |
-|---|---|
-""" + "\n".join(f"| `{ex}` | {what} |" for ex, what in COMMAND_HELP) + """
+""" + "\n".join(f"- `{ex}` — {what}" for ex, what in COMMAND_HELP) + """
 
 Cards are rank then suit: `9H`, `10d`, `QS` or `Q♠`. A chosen card is raised; the card under the cursor has a
 heavy frame; cards you cannot play now are dimmed. In the memory panel, `·` marks a card gone, a reversed rank one

@@ -1,11 +1,15 @@
-"""Make the endgame puzzles of ``puzzles.json``: random two-player positions, kept when the solver says they are good.
+"""Make the endgame puzzles of ``puzzles.json``: random positions, kept when the solver says they are good.
 
 A position is kept when seat 0 (to lead) can make sure of not losing, it
 has several legal first leads but only one or two of them are safe, and
-seat 0 cannot simply lead its whole hand at once. Its difficulty is graded
-by the solver's work (nodes searched), the length of the best line and the
-number of tempting wrong leads, and the puzzles are split into three equal
-levels. Run ``python -m mustamaija.tui.puzzle_maker > puzzles.json``.
+seat 0 cannot simply lead its whole hand at once. Three-player positions
+must also have a solver's line that ends (seat 0 gets out), not one that is
+safe only because play could go round until the turn limit (M21). The
+difficulty is graded by the solver's work (nodes searched), the length of
+the best line and the number of tempting wrong leads; the two-player and the
+three-player puzzles are each split into three equal levels, since the
+solver's work is not comparable between them. Run
+``python -m mustamaija.tui.puzzle_maker > puzzles.json`` (a minute or two).
 """
 
 from __future__ import annotations
@@ -14,18 +18,21 @@ import argparse
 import json
 import math
 import random
+import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from types import FrameType
 
 from ..cards import QS, SUIT_MASKS, SUIT_SYMBOLS, CardSet
+from ..game.actions import Action
 from ..game.rules import Rules
 from ..game.state import State
 from ..search.solver import solve
 from .describe import SUIT_WORDS
-from .puzzles import LEVELS, PUZZLE_FORMAT, Judge, Puzzle, verify
+from .puzzles import LEVELS, NAMES, PUZZLE_FORMAT, Judge, Puzzle, verify
 
-__all__ = ["candidates", "dumps", "main", "make", "retitle"]
+__all__ = ["candidates", "candidates3", "dumps", "main", "make", "retitle"]
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
@@ -61,6 +68,67 @@ def candidates(seed: int, rules: Rules | None = None) -> Iterator[tuple[Puzzle, 
         yield Puzzle("", "", "", hands, trump, rules, tuple(sorted(safe)), "", result.nodes, len(result.line)), score
 
 
+class _TooSlow(Exception):
+    """A three-player position took the solver too long for a puzzle."""
+
+
+def _too_slow(signum: int, frame: FrameType | None) -> None:
+    raise _TooSlow
+
+
+def candidates3(seed: int, rules: Rules | None = None, seconds: float = 1.5) -> Iterator[tuple[Puzzle, float]]:
+    """Yield good random three-player positions (two or three cards a hand) with a difficulty score.
+
+    The three-player solver can take long on some positions, so each is
+    given ``seconds`` (a timer signal, so this runs in the main thread of a
+    Unix process) and dropped when it takes longer.
+    """
+    rng = random.Random(seed)
+    rules = rules or Rules()
+    previous = signal.signal(signal.SIGALRM, _too_slow)
+    try:
+        while True:
+            sizes = [rng.randint(2, 3) for _ in range(3)]
+            trump = rng.choice((1, 2, 3, 1, 2, 3, None))
+            deck = [c for c in range(52) if c != QS]
+            rng.shuffle(deck)
+            cards = [QS, *deck[: sum(sizes) - 1]]
+            rng.shuffle(cards)
+            hands = tuple(sum(1 << c for c in cards[sum(sizes[:i]):sum(sizes[:i + 1])]) for i in range(3))
+            if any(not hands[0] & ~m for m in SUIT_MASKS):
+                continue
+            state = State.from_position([CardSet(h) for h in hands], 0, trump, rules)
+            leads = list(state.legal_leads())
+            if len(leads) < 4:
+                continue
+            judge = Judge(rules, trump, 3)
+            try:
+                signal.setitimer(signal.ITIMER_REAL, seconds)
+                try:
+                    if not judge.safe(state):
+                        continue
+                    safe = [lead.cards for lead in judge.safe_leads(state)]
+                    line = judge.line(state)
+                finally:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+            except _TooSlow:  # Also when the timer fires as it is being stopped.
+                continue
+            if not 1 <= len(safe) <= 2 or not _ends_with_hero_out(state, line):
+                continue
+            nodes = judge.solver.total_nodes()
+            score = math.log(1 + nodes) + 0.15 * len(line) + 0.4 * math.log(len(leads)) - 1.0 * (len(safe) - 1)
+            yield Puzzle("", "", "", hands, trump, rules, tuple(sorted(safe)), "", nodes, len(line)), score
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _ends_with_hero_out(state: State, line: Sequence[Action]) -> bool:
+    s = state.copy()
+    for action in line:
+        s.play(action)
+    return not s.hands[0] and s.finished
+
+
 _MAIJA_MINE = ("Maija must go", "Pass the queen on", "Maija's last walk", "Rid yourself of her",
                "The queen's farewell", "Hand her over")
 _MAIJA_THEIRS = ("Keep her there", "Let Maija sleep", "The queen stays put", "Don't wake the queen",
@@ -69,13 +137,19 @@ _MAIJA_THEIRS = ("Keep her there", "Let Maija sleep", "The queen stays put", "Do
 
 def _title(p: Puzzle, index: int) -> tuple[str, str]:
     """Return a title and a note for a puzzle: a theme by where Q♠ lies, the hand sizes, the trumps."""
-    mine, theirs = (h.bit_count() for h in p.hands)
     themes = _MAIJA_MINE if p.hands[0] >> QS & 1 else _MAIJA_THEIRS
-    title = f"{themes[index % len(themes)]} ({mine} v {theirs})"
-    if p.hands[0] >> QS & 1:
+    title = f"{themes[index % len(themes)]} ({' v '.join(str(h.bit_count()) for h in p.hands)})"
+    holder = next(seat for seat, h in enumerate(p.hands) if h >> QS & 1)
+    if holder == 0:
         note = "Maija (Q♠) is in your hand: pass her on and get out."
-    else:
+    elif len(p.hands) == 2:
         note = "Your opponent holds Maija (Q♠): keep her there."
+    else:
+        note = (f"Three players: {NAMES[1]} on your left defends first, then {NAMES[2]}. {NAMES[holder]} holds "
+                "Maija (Q♠): keep her away from you, whatever the two of them do.")
+    if holder == 0 and len(p.hands) == 3:
+        note = (f"Three players: {NAMES[1]} on your left defends first, then {NAMES[2]}. Maija (Q♠) is in your "
+                "hand: pass her on and get out, whatever the two of them do.")
     if p.trump is None:
         note += " There are no trumps."
     else:
@@ -98,11 +172,13 @@ def retitle(puzzles: list[Puzzle]) -> list[Puzzle]:
     return out
 
 
-def make(count: int = 24, seed: int = 2024, pool: int = 240) -> list[Puzzle]:
-    """Return ``count`` verified puzzles graded into the three levels, easiest first."""
+def _graded(source: Iterator[tuple[Puzzle, float]], count: int, pool: int) -> list[tuple[str, float, Puzzle]]:
+    """Return ``count`` positions of evenly spread difficulty from the first ``pool``, graded in three equal levels."""
+    if count <= 0:
+        return []
     found: list[tuple[float, Puzzle]] = []
     seen: set[tuple[int, ...]] = set()
-    for p, score in candidates(seed):
+    for p, score in source:
         if p.hands in seen:
             continue
         seen.add(p.hands)
@@ -110,12 +186,17 @@ def make(count: int = 24, seed: int = 2024, pool: int = 240) -> list[Puzzle]:
         if len(found) >= pool:
             break
     found.sort(key=lambda sp: sp[0])
-    # Take evenly spread difficulties, then grade them in three equal levels.
     step = len(found) / count
-    chosen = [found[int(i * step + step / 2)][1] for i in range(count)]
+    chosen = [found[int(i * step + step / 2)] for i in range(count)]
+    return [(LEVELS[min(len(LEVELS) - 1, i * len(LEVELS) // count)], score, p) for i, (score, p) in enumerate(chosen)]
+
+
+def make(count: int = 24, seed: int = 2024, pool: int = 240, count3: int = 6, pool3: int = 30) -> list[Puzzle]:
+    """Return ``count`` two-player and ``count3`` three-player verified puzzles, graded, easiest first."""
+    graded = _graded(candidates(seed), count, pool) + _graded(candidates3(seed), count3, pool3)
+    graded.sort(key=lambda lsp: (LEVELS.index(lsp[0]), len(lsp[2].hands), lsp[1]))
     out = []
-    for i, p in enumerate(chosen):
-        level = LEVELS[min(len(LEVELS) - 1, i * len(LEVELS) // count)]
+    for i, (level, _, p) in enumerate(graded):
         title, note = _title(p, i)
         q = Puzzle(f"{i + 1:02d}", title, level, p.hands, p.trump, p.rules, p.solution, note, p.nodes, p.line)
         problems = verify(q)
@@ -142,10 +223,11 @@ def dumps(puzzles: list[Puzzle]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Print a ``puzzles.json`` file."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--count", type=int, default=24)
+    parser.add_argument("--count", type=int, default=24, help="two-player puzzles (default 24)")
+    parser.add_argument("--count3", type=int, default=6, help="three-player puzzles (default 6)")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)
-    puzzles = make(args.count, args.seed)
+    puzzles = make(args.count, args.seed, count3=args.count3)
     sys.stdout.write(dumps(puzzles))
     return 0
 

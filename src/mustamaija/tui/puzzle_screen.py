@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..errors import MustamaijaError
@@ -20,11 +20,11 @@ from ..game.state import DEFEND, LEAD, State
 from .commands import parse_command
 from .describe import explain_error
 from .dialogs import TextScreen
-from .puzzles import Puzzle, PuzzleGame, refutation_text
+from .puzzles import NAMES, Puzzle, PuzzleGame, refutation_text
 from .render import info_text, seats_table, table_text
 from .selection import Selection
 from .table import TableScreen
-from .widgets import HandPanel, LogPanel, Panel
+from .widgets import CommandLine, HandPanel, LogPanel, Panel
 
 __all__ = ["PUZZLE_HELP", "PuzzleMenu", "PuzzleScreen"]
 
@@ -45,8 +45,8 @@ class PuzzleMenu(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(Text("Endgame puzzles: you lead; make sure you are not the Mustamaija. Enter opens one.",
-                          style="bold"), id="message")
+        yield Static(Text("Endgame puzzles: you lead; make sure you are not the Mustamaija, whatever the others do. "
+                          "Enter opens one.", style="bold"), id="message")
         yield OptionList(*self._options(), id="puzzles")
         yield Footer()
 
@@ -54,7 +54,8 @@ class PuzzleMenu(Screen[None]):
         out = []
         for p in self.puzzles:
             tick = "✓" if p.id in self.solved else " "
-            out.append(Option(f"{tick} {p.id}  {_level_mark(p.level)} {p.level:<6}  {p.title}", id=p.id))
+            out.append(Option(f"{tick} {p.id}  {_level_mark(p.level)} {p.level:<6}  {len(p.hands)} players  {p.title}",
+                              id=p.id))
         return out
 
     def on_mount(self) -> None:
@@ -80,13 +81,13 @@ class PuzzleScreen(TableScreen):
     """One puzzle: play it out against the solver; a losing move is shown its refutation."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "retry", "try again"),
-        Binding("s", "solution", "solution"),
-        Binding("n", "next_puzzle", "next puzzle"),
-        Binding("question_mark,f1", "help", "help"),
+        Binding("f1", "help", "help"),
+        Binding("f2", "retry", "try again"),
+        Binding("f3", "solution", "solution"),
+        Binding("f4", "next_puzzle", "next puzzle"),
     ]
 
-    SHORTCUTS: ClassVar[str] = "rsn?"
+    EMPTY_LINE_KEYS: ClassVar[dict[str, str]] = {**TableScreen.EMPTY_LINE_KEYS, "question_mark": "help"}
 
     def __init__(self, menu: PuzzleMenu, index: int) -> None:
         super().__init__()
@@ -106,14 +107,15 @@ class PuzzleScreen(TableScreen):
         yield HandPanel("Your hand", id="hand")
         yield Static("", id="preview")
         yield Static("", id="message")
-        yield Input(placeholder="type your lead (9H 4H) or defence (9H:JH), or: retry, solution, next", id="command",
-                    select_on_focus=False)
+        yield CommandLine(placeholder="type your lead (9H 4H) or defence (9H:JH, take), or: retry (r), solution (s), "
+                                      "next (n); ← → space Enter choose from the hand", id="command",
+                          select_on_focus=False)
         yield Footer()
 
     def on_mount(self) -> None:
         """Draw the position."""
         self.title = "Mustamaija puzzles"
-        self.query_one("#hand", HandPanel).focus()
+        self.focus_command()
         self.say(self.game.puzzle.note)
         self.redraw()
 
@@ -145,7 +147,7 @@ class PuzzleScreen(TableScreen):
         if word in ("retry", "r", "again"):
             self.action_retry()
             return True
-        if word in ("solution", "solve"):
+        if word in ("solution", "solve", "s"):
             self.action_solution()
             return True
         if word in ("next", "n"):
@@ -185,10 +187,10 @@ class PuzzleScreen(TableScreen):
         st = g.state
         self.selection.sync(st, 0)
         p = g.puzzle
-        names = ["You", "Eero"]
-        self.sub_title = f"puzzle {p.id} · {p.level} · {p.title}"
-        self.query_one("#seats", Panel).show(seats_table(st, names, ["", "solver"], [0, 0], me=0, reveal=True,
-                                                        show_losses=False))
+        names = list(NAMES[: st.n])
+        self.sub_title = f"puzzle {p.id} · {p.level} · {st.n} players · {p.title}"
+        self.query_one("#seats", Panel).show(seats_table(st, names, ["", *["solver"] * (st.n - 1)], [0] * st.n, me=0,
+                                                        reveal=True, show_losses=False))
         status = {"solving": "to solve", "solved": "solved ✓", "failed": "failed ✗"}[g.status]
         extra = [("Puzzle", f"{p.id}, {p.level} {_level_mark(p.level)}"), ("Status", status)]
         self.query_one("#info", Panel).show(info_text(st, extra))
@@ -222,8 +224,8 @@ class PuzzleScreen(TableScreen):
 
     def action_escape(self) -> None:
         """Leave the command line, or clear the choice, or (with nothing chosen) go back to the list."""
-        box = self.query_one("#command", Input)
-        if not box.has_focus and not self.selection.chosen and not self.selection.pairs:
+        box = self.query_one("#command", CommandLine)
+        if not box.value and not self.selection.chosen and not self.selection.pairs:
             self.action_back()
             return
         super().action_escape()
@@ -234,16 +236,18 @@ class PuzzleScreen(TableScreen):
 
 
 PUZZLE_HELP = """
-Every card is known and the talon is empty; two players are left. You lead: find a lead that makes sure you
-are **not** the Mustamaija (the one left holding Q♠), whatever your opponent does, then play it out. The exact
-solver judges every move; a move that lets your opponent force your loss is shown its refutation.
+Every card is known and the talon is empty; two or three players are left. You lead: find a lead that makes sure
+you are **not** the Mustamaija (the one left holding Q♠), whatever the others do, then play it out. The exact
+solver judges every move and plays the other seats; with three players the two others count as one side. A move
+that lets them force your loss is shown its refutation.
 
 | key | what it does |
 |---|---|
 | ← → space Enter | choose cards and play, as at the table (or type `9H 4H`, `9H:JH`, `take`) |
 | ↑ ↓ | defending: mark another led card (Enter with no beater chosen picks up everything) |
-| r | try again |
-| s | show the solution |
-| n | next puzzle |
-| Esc | clear your choice; again: back to the list |
+| `r` Enter, F2 | try again |
+| `s` Enter, F3 | show the solution |
+| `n` Enter, F4 | next puzzle |
+| ? or F1 | this help |
+| Esc | clear the line, then your choice; again: back to the list |
 """

@@ -1,10 +1,11 @@
-"""Endgame puzzles: two-player, talon-empty positions with every card known, checked by the exact solver.
+"""Endgame puzzles: talon-empty positions of two or three players with every card known, checked by the exact solver.
 
 You are seat 0 and lead. Find a lead that makes sure you are not the
-Mustamaija, whatever your opponent does, then play the position out. The
-solver judges every move you make; a move that lets the opponent force your
-loss is shown its refutation (the opponent's answer and the best line after
-it).
+Mustamaija, whatever the others do, then play the position out. The solver
+judges every move you make and plays the other seats; a move that lets them
+force your loss is shown its refutation (their answer and the best line
+after it). With three players the two others count as one side, so a
+puzzle never hangs on an opponent's mistake.
 
 The puzzles live in ``puzzles.json`` beside this module (FORMATS.md
 positions with a title, a level and the full set of safe first leads);
@@ -51,7 +52,7 @@ __all__ = [
 PUZZLE_FORMAT: Final = "mustamaija-puzzles/1"
 LEVELS: Final = ("easy", "medium", "hard")
 HERO: Final = 0
-NAMES: Final = ("You", "Eero")
+NAMES: Final = ("You", "Eero", "Helmi")
 
 
 @dataclass(frozen=True)
@@ -124,17 +125,20 @@ def load_puzzles(text: str | None = None) -> list[Puzzle]:
 
 
 class Judge:
-    """Answers "is seat 0 safe here?" for the positions of one puzzle, with the exact solver (memoised)."""
+    """Answers "is seat 0 safe here?" for the positions of one puzzle, with the exact solver.
 
-    def __init__(self, rules: Rules, trump: int | None) -> None:
+    Safe means that seat 0 can make sure of not being the Mustamaija
+    whatever the others do; with three players the other two count as one
+    side (the solver's "make sure"), so a puzzle never depends on an
+    opponent's mistake.
+    """
+
+    def __init__(self, rules: Rules, trump: int | None, players: int = 2) -> None:
+        from ..search.solver import Solver
+
         self.rules = rules
         self.trump = trump
-        self.memo: dict[tuple[tuple[int, ...], int], bool] = {}
-
-    def _solve(self, hands: Sequence[int], attacker: int) -> Any:
-        from ..search.solver import solve
-
-        return solve(State.from_position([CardSet(h) for h in hands], attacker, self.trump, self.rules), all_leads=False)
+        self.solver = Solver(rules, -1 if trump is None else trump, players)
 
     def safe(self, state: State) -> bool:
         """Return whether seat 0 can make sure of not losing from ``state`` (over, or a lead to come)."""
@@ -144,20 +148,14 @@ class Judge:
             return True
         if state.phase != LEAD:
             return self.safe_after_lead(state)
-        key = (tuple(state.hands), state.attacker)
-        hit = self.memo.get(key)
-        if hit is None:
-            value = self._solve(state.hands, state.attacker).attacker_safe
-            hit = value if state.attacker == HERO else not value  # Two players: the exact game value.
-            self.memo[key] = hit
-        return hit
+        return self.solver.safe(tuple(state.hands), state.attacker, HERO)
 
     def safe_after_lead(self, state: State) -> bool:
         """Return whether seat 0 is safe with a lead on the table (seat 0 defends: some defence; else all)."""
         return self.refute(state) is None if state.defender != HERO else self.best_defence(state) is not None
 
     def refute(self, state: State) -> Beat | None:
-        """Return the opponent's defence that leaves seat 0 lost, if there is one (seat 0 has led)."""
+        """Return a defence by another seat that leaves seat 0 lost, if there is one."""
         for beat in state.legal_beats():
             after = state.copy()
             after.play(beat)
@@ -185,11 +183,11 @@ class Judge:
                 out.append(lead)
         return out
 
-    def line(self, state: State) -> list[Action]:
-        """Return the solver's best line from a lead position to the end."""
+    def line(self, state: State, limit: int = 200) -> list[Action]:
+        """Return the solver's principal line from a lead position (for seat 0: the others play to beat it)."""
         if state.is_over or state.phase != LEAD:
             return []
-        return list(self._solve(state.hands, state.attacker).line)
+        return self.solver.line(tuple(state.hands), state.attacker, HERO, limit)
 
 
 # -- playing a puzzle -----------------------------------------------------------------------------------
@@ -209,7 +207,7 @@ class PuzzleGame:
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
-        self.judge = Judge(puzzle.rules, puzzle.trump)
+        self.judge = Judge(puzzle.rules, puzzle.trump, len(puzzle.hands))
         self.reset()
 
     def reset(self) -> None:
@@ -242,8 +240,9 @@ class PuzzleGame:
             self.refutation = [action, *self._refutation(after)]
             self.state = after
             what = "That first lead" if first else "That move"
-            return Verdict(False, f"✗ {what} loses: after {_gerund(action)}, your opponent can force you "
-                                  "to keep Q♠. See the refutation", self.refutation)
+            them = "your opponent" if self.state.n == 2 else "the others"
+            return Verdict(False, f"✗ {what} loses: after {_gerund(action)}, {them} can force you "
+                                  "to be the Mustamaija. See the refutation", self.refutation)
         self.state = after
         message = f"✓ Correct: {_gerund(action)} keeps you safe."
         if first:
@@ -267,11 +266,11 @@ class PuzzleGame:
         return out
 
     def _opponent(self) -> None:
-        """Let seat 1 act (resisting as well as it can) until seat 0 is to act or the deal is over."""
+        """Let the other seats act (the solver's line, resisting) until seat 0 is to act or the deal is over."""
         s = self.state
         while not s.is_over and s.to_act != HERO and s.hands[HERO]:
             if s.phase == LEAD:
-                line = self.judge.line(s)
+                line = self.judge.line(s, limit=1)
                 action: Action = line[0] if line and s.can_play(line[0]) else next(iter(s.legal_leads()))
             else:
                 action = max(s.legal_beats(), key=lambda b: len(b.pairs))
@@ -319,20 +318,20 @@ def refutation_text(actions: Sequence[Action]) -> list[str]:
 def verify(puzzle: Puzzle) -> list[str]:
     """Check a puzzle against the solver; return the problems found (an empty list when it is sound).
 
-    The position must be legal with two players and seat 0 to lead; seat 0
-    must be safe; and the puzzle's solution must be exactly the set of safe
-    legal first leads.
+    The position must be legal with two or three players and seat 0 to
+    lead; seat 0 must be safe; and the puzzle's solution must be exactly the
+    set of safe legal first leads.
     """
     problems = []
     try:
         state = puzzle.start()
     except MustamaijaError as e:
         return [f"{puzzle.id}: bad position: {e}"]
-    if state.n != 2:
-        problems.append(f"{puzzle.id}: puzzles are for two players")
+    if state.n not in (2, 3):
+        problems.append(f"{puzzle.id}: puzzles are for two or three players")
     if puzzle.level not in LEVELS:
         problems.append(f"{puzzle.id}: unknown level {puzzle.level!r}")
-    judge = Judge(puzzle.rules, puzzle.trump)
+    judge = Judge(puzzle.rules, puzzle.trump, state.n)
     if not judge.safe(state):
         problems.append(f"{puzzle.id}: seat 0 cannot make sure of not losing")
     safe = sorted(lead.cards for lead in judge.safe_leads(state))

@@ -1,8 +1,8 @@
 """Make the screenshots of the docs: ``python -m mustamaija.tui.screenshots docs/screenshots``.
 
 Each screen is driven by keyboard through Textual's pilot, as the tests do,
-and saved as SVG: the table mid-deal (a defence being chosen), the end of a
-deal, a puzzle refuted, a replay and the setup form.
+and saved as SVG: the table mid-deal (a defence being chosen), a hint, the
+end of a deal, a three-player puzzle refuted, a replay and the setup form.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from ..formats.record import Record
 from ..game.legality import BEATERS
 from ..game.state import DEFEND
-from .app import DealOverScreen, GameScreen, MustamaijaApp
+from .app import DealOverScreen, GameScreen, HintScreen, MustamaijaApp
 from .puzzles import load_puzzles
 from .session import GameSession, MatchConfig
 
@@ -57,10 +57,28 @@ async def table(out: str) -> Record:
         return s.record()
 
 
+async def hint(out: str) -> None:
+    """The hint dialog: the search bot's move and its statistics (a fixed number of playouts, so reproducible)."""
+    s = GameSession(MatchConfig(players=4, bots=("medium",), seed=7, deals=3))
+    app = MustamaijaApp(session=s, pace=0, hint_seconds=0)
+    async with app.run_test(size=SIZE) as pilot:
+        while s.state.turns < 2 or not s.human_to_act:  # A few turns in, so that the memory panel has news.
+            await _wait(pilot, lambda: s.human_to_act)
+            if s.state.turns >= 2:
+                break
+            n = s.state.nlog
+            await pilot.press("enter")
+            await _wait(pilot, lambda n=n: s.state.nlog > n)
+        await pilot.press("f2")
+        await _wait(pilot, lambda: isinstance(app.screen, HintScreen))
+        await pilot.pause(0.2)
+        app.save_screenshot("hint.svg", out)
+
+
 async def puzzle(out: str) -> None:
-    """A puzzle after a wrong first lead: the refutation in the log."""
+    """A three-player puzzle after a wrong first lead: the refutation in the log."""
     puzzles = load_puzzles()
-    index = 9
+    index = next(i for i, p in enumerate(puzzles) if len(p.hands) == 3)
     p = puzzles[index]
     app = MustamaijaApp(puzzles=puzzles, puzzle_index=index)
     async with app.run_test(size=SIZE) as pilot:
@@ -96,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args[0] if args else os.path.join("docs", "screenshots")
     os.makedirs(out, exist_ok=True)
     record = asyncio.run(table(out))
+    asyncio.run(hint(out))
     asyncio.run(puzzle(out))
     asyncio.run(replay(out, record))
     asyncio.run(setup(out))

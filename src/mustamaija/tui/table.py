@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.binding import Binding, BindingType
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ..cards import SUIT_SYMBOLS
@@ -17,13 +17,9 @@ from ..game.state import DEFEND, LEAD, State
 from .describe import cards_text, explain_error
 from .render import hand_text
 from .selection import Selection, playable
-from .widgets import HandPanel
+from .widgets import CommandLine, HandPanel
 
 __all__ = ["TableScreen"]
-
-_NOT_TYPED = frozenset(" :/")
-"""Printable keys that never open the command line (space chooses; ``:`` and ``/`` open it empty)."""
-
 
 class TableScreen(Screen[None]):
     """A table with the person's hand: choosing cards by keyboard or mouse, and a command line."""
@@ -35,12 +31,13 @@ class TableScreen(Screen[None]):
         Binding("down", "target(1)", show=False),
         Binding("space", "choose", "choose"),
         Binding("enter", "play", "play"),
-        Binding("colon,slash", "type", "type"),
-        Binding("escape", "escape", "back", show=False),
+        Binding("escape", "escape", "clear", show=False),
     ]
 
-    SHORTCUTS: ClassVar[str] = ""
-    """The printable keys this screen binds; every other printable key opens the command line with it."""
+    EMPTY_LINE_KEYS: ClassVar[dict[str, str]] = {
+        "left": "move(-1)", "right": "move(1)", "space": "choose", "enter": "play",
+    }
+    """Keys that act on the hand while the command line is empty (none of them can start a typed move)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -108,18 +105,13 @@ class TableScreen(Screen[None]):
                                 width=hand.content_size.width or 100))
             self.query_one("#preview", Static).update("", layout=False)
 
-    def on_key(self, event: events.Key) -> None:
-        """Typing on the hand (a card, a word) opens the command line with what was typed."""
-        if isinstance(self.focused, Input) or isinstance(self.app.screen, ModalScreen):
-            return
-        ch = event.character
-        if event.is_printable and ch is not None and ch not in self.SHORTCUTS and ch not in _NOT_TYPED:
-            box = self.query_one("#command", Input)
-            box.value = ch
-            box.focus()
-            box.cursor_position = len(box.value)
-            event.stop()
-            event.prevent_default()
+    def focus_command(self) -> None:
+        """Give the keyboard to the command line (it keeps it: the hand is worked through it)."""
+        self.query_one("#command", CommandLine).focus()
+
+    def on_screen_resume(self) -> None:
+        """Take the keyboard back after a dialog."""
+        self.focus_command()
 
     def action_move(self, delta: int) -> None:
         """Move the cursor along the hand."""
@@ -153,16 +145,11 @@ class TableScreen(Screen[None]):
             return
         self.act(self.selection.action(self.table_state(), self.my_seat()))
 
-    def action_type(self) -> None:
-        """Open the command line."""
-        self.query_one("#command", Input).focus()
-
     def action_escape(self) -> None:
-        """Leave the command line, or clear the choice."""
-        box = self.query_one("#command", Input)
-        if box.has_focus:
+        """Clear the command line, or else the cards chosen."""
+        box = self.query_one("#command", CommandLine)
+        if box.value:
             box.value = ""
-            self.query_one("#hand", HandPanel).focus()
             return
         self.selection.chosen = 0
         self.selection.pairs = {}
@@ -176,6 +163,8 @@ class TableScreen(Screen[None]):
     @on(Input.Submitted, "#command")
     def _submitted(self, event: Input.Submitted) -> None:
         text = event.value
-        if self.command(text):
+        if not text.strip():
             event.input.value = ""
-            self.query_one("#hand", HandPanel).focus()
+            self.action_play()
+        elif self.command(text):
+            event.input.value = ""

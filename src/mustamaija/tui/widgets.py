@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import io
+import textwrap
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 from textual import events
 from textual.message import Message
-from textual.widgets import RichLog, Static
+from textual.widgets import Input, RichLog, Static
 
 from .render import hand_layout
 
-__all__ = ["HandPanel", "LogPanel", "Panel", "to_text"]
+__all__ = ["CommandLine", "HandPanel", "LogPanel", "Panel", "to_text"]
 
 
 def to_text(renderable: RenderableType, width: int) -> Text:
@@ -68,9 +69,9 @@ class Panel(Static):
 
 
 class HandPanel(Panel):
-    """The person's hand: focusable, and a click on a card chooses it."""
+    """The person's hand: a click on a card chooses it (the keyboard stays with the command line)."""
 
-    can_focus = True
+    can_focus = False
     cards = 0
     """How many cards are shown (set by the screen), to map clicks to cards."""
 
@@ -100,14 +101,61 @@ class LogPanel(RichLog):
         self.border_title = "Log"
         self.lines_written: list[str] = []
 
+    _wrap_width = 0
+
     def show_lines(self, lines: list[str], *, you: str = "You") -> None:
         """Write the lines not written yet; start again when the log was rewritten (undo, a new deal)."""
         if lines[: len(self.lines_written)] != self.lines_written:
             self.clear()
             self.lines_written = []
+        self._you = you
         for line in lines[len(self.lines_written):]:
-            style = "bold" if line.lstrip().startswith(you) else ""
-            if "the Mustamaija, left holding" in line:
-                style = "bold magenta"
-            self.write(Text(line, style=style))
+            self._put(line)
             self.lines_written.append(line)
+
+    def _put(self, line: str) -> None:
+        style = "bold" if line.lstrip().startswith(self._you) else ""
+        if "the Mustamaija, left holding" in line:
+            style = "bold magenta"
+        width = self.scrollable_content_region.width - 3  # Room for the scroll bar when it comes.
+        self._wrap_width = width
+        if width < 16:
+            self.write(Text(line, style=style))
+            return
+        # Wrap here, with a hanging indent, so that a long entry still reads as one entry.
+        lead = " " * (len(line) - len(line.lstrip(" ")) + 2)
+        for part in textwrap.wrap(line, width, subsequent_indent=lead) or [""]:
+            self.write(Text(part, style=style))
+
+    _you = "You"
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Wrap the whole log again for the new width."""
+        super().on_resize(event)
+        if self.scrollable_content_region.width - 3 != self._wrap_width and self.lines_written:
+            lines = self.lines_written
+            self.clear()
+            self.lines_written = []
+            self.show_lines(lines, you=self._you)
+
+
+class CommandLine(Input):
+    """The command line, which keeps the keyboard for the whole game.
+
+    Every printable key is typed into the line, so a move typed at any
+    speed arrives whole (``2S 6H``). While the line is empty, the keys that
+    cannot start a move or a command (the arrows, space, Enter and the
+    screen's own ``EMPTY_LINE_KEYS``) act on the hand instead: their action
+    runs on the screen at once, in the order the keys came.
+    """
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not self.value:
+            keys: dict[str, str] = getattr(self.screen, "EMPTY_LINE_KEYS", {})
+            action = keys.get(event.key)
+            if action is not None:
+                event.stop()
+                event.prevent_default()
+                await self.app.run_action(action, self.screen)
+                return
+        await super()._on_key(event)
