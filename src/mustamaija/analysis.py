@@ -577,7 +577,7 @@ def _rollout(st: State, rng: random.Random) -> None:
 def _ismcts(view: View, iters: int | None, seconds: float | None, seed: int) -> HintResult:
     """Run the search bot's ISMCTS on the view and read whole actions, with their statistics, off its tree."""
     try:
-        from .search.ismcts import Determiniser, SearchConfig, _search
+        from .search.ismcts import Determiniser, SearchConfig, grow_tree
     except ImportError:
         raise MustamaijaError("the search bot (mustamaija.search.ismcts) is not available") from None
     seat = view.seat
@@ -586,7 +586,7 @@ def _ismcts(view: View, iters: int | None, seconds: float | None, seed: int) -> 
     det = Determiniser(view)
     root: dict[int, Any] = {}
     budget = iters if iters is not None else (None if seconds is not None else DEFAULT_SEARCH_ITERS)
-    done, _ = _search(lambda: det.draw(rng), root, SearchConfig(), rng, budget, seconds)
+    done, _ = grow_tree(lambda: det.draw(rng), root, SearchConfig(), rng, budget, seconds)
     base = _state_of(view)  # Only the seat's own cards decide how its action goes on; the rest is never read.
     paths = list(_tree_actions(root, base, seat, base.nlog))
     greedy = _greedy_actions(root, base, seat, base.nlog)
@@ -633,7 +633,7 @@ def _completes(st: State, seat: int, n0: int) -> bool:
 def _tree_actions(node: dict[int, Any], st: State, seat: int, n0: int,
                   first: int = -1) -> Iterable[tuple[tuple[Action, ...], int, float, int]]:
     """Yield every whole action the tree has tried from ``st``: the visits and value of its last step, its first step."""
-    from .search.ismcts import _state_context
+    from .search.ismcts import state_context
 
     legal = st.legal_mask()
     for step in sorted(node):
@@ -646,12 +646,12 @@ def _tree_actions(node: dict[int, Any], st: State, seat: int, n0: int,
         if _completes(t, seat, n0):
             yield tuple(t.actions()[n0:]), edge.n, edge.w, root_step
         else:
-            yield from _tree_actions(edge.kids.get(_state_context(t), {}), t, seat, n0, root_step)
+            yield from _tree_actions(edge.kids.get(state_context(t), {}), t, seat, n0, root_step)
 
 
 def _greedy_actions(node: dict[int, Any], st: State, seat: int, n0: int) -> tuple[Action, ...]:
     """Return the action the search bot plays: the most visited step at every decision (its rule, ties alike)."""
-    from .search.ismcts import _best_step, _state_context
+    from .search.ismcts import best_step, state_context
 
     t = st.copy()
     rollout_rng = random.Random(0)
@@ -659,10 +659,10 @@ def _greedy_actions(node: dict[int, Any], st: State, seat: int, n0: int) -> tupl
         legal = t.legal_mask()
         stats = {s: (e.n, e.w) for s, e in node.items() if legal >> s & 1 and e.n}
         if stats:
-            step = _best_step(stats)
+            step = best_step(stats)
             edge = node[step]
             t.apply(step)
-            node = edge.kids.get(_state_context(t), {})
+            node = edge.kids.get(state_context(t), {})
         else:  # Never searched this deep: finish the action as the search's rollout policy would.
             from .search.ismcts_policy import fast_step
 

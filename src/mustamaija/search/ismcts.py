@@ -80,10 +80,13 @@ __all__ = [
     "ISMCTSPlayer",
     "OpenHandPlayer",
     "SearchConfig",
+    "best_step",
+    "grow_tree",
     "iterations_per_second",
     "register",
     "rollout_policy",
     "search_once",
+    "state_context",
 ]
 
 DEFAULT_ITERS: Final = 1000
@@ -330,6 +333,34 @@ def _search(
             e.n += 1
             e.w += values[seat]
     return done, _time.perf_counter() - start
+
+
+def grow_tree(
+    draw: Callable[[], State],
+    root: dict[int, Any],
+    config: SearchConfig,
+    rng: random.Random,
+    iters: int | None,
+    seconds: float | None = None,
+) -> tuple[int, float]:
+    """Run ISMCTS iterations into the caller's tree ``root``; return (iterations, seconds).
+
+    ``root`` maps a step to its edge (``n`` visits, ``w`` total value for the
+    seat that chose it, ``kids``: the next nodes by :func:`state_context`), so a
+    caller such as :func:`mustamaija.analysis.hint` can read whole actions and
+    their statistics off the tree. ``draw`` returns a fresh determinised state.
+    """
+    return _search(draw, root, config, rng, iters, seconds)
+
+
+def state_context(state: State) -> int:
+    """Return the context key of the decision in ``state`` (the key of a node's children)."""
+    return _state_context(state)
+
+
+def best_step(stats: Mapping[int, tuple[int, float]]) -> int:
+    """Return the step the search plays from root statistics: the most visited; ties go to the higher mean value."""
+    return _best_step(stats)
 
 
 def _best_step(stats: Mapping[int, tuple[int, float]]) -> int:
