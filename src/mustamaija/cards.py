@@ -39,6 +39,7 @@ __all__ = [
     "card",
     "card_name",
     "card_symbol",
+    "cards_mask",
     "cards_of",
     "mask_of",
     "parse_card",
@@ -280,3 +281,36 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
+
+
+def cards_mask(cards: str | int | CardSet | Iterable[int] | Iterable[str]) -> int:
+    """Return the mask of cards given in any of the usual forms, checking each card once.
+
+    Accepts a mask, a :class:`CardSet`, a string such as ``"9H 4H"`` or an
+    iterable of card ints or names; a repeated or unknown card is a :class:`CardError`.
+
+    >>> cards_mask("9H 4h") == cards_mask([parse_card("4H"), "9H"]) == mask_of(parse_cards("4H 9H"))
+    True
+    >>> cards_mask(["QS", "Q♠"])
+    Traceback (most recent call last):
+    ...
+    mustamaija.errors.CardError: card QS is given twice
+    """
+    if isinstance(cards, CardSet):
+        return cards.mask
+    if isinstance(cards, int):
+        if isinstance(cards, bool) or not 0 <= cards <= ALL_CARDS:
+            raise CardError(f"bad card mask {cards!r}: must lie within 52 bits")
+        return cards
+    items = parse_cards(cards) if isinstance(cards, str) else [
+        c if isinstance(c, int) and not isinstance(c, bool) else parse_card(c)  # type: ignore[arg-type]
+        for c in cards
+    ]
+    m = 0
+    for c in items:
+        if not 0 <= c < 52:
+            raise CardError(f"bad card {c!r}: expected an int from 0 to 51")
+        if m >> c & 1:
+            raise CardError(f"card {_NAMES[c]} is given twice")
+        m |= 1 << c
+    return m

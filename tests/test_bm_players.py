@@ -1,0 +1,129 @@
+"""Black Maria players: never an illegal step, the strategy notes of RULES.md, and a search that sees views only."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from mustamaija.blackmaria import Rules, State
+from mustamaija.blackmaria.play import play_hand, play_state, run_match
+from mustamaija.blackmaria.players import HeuristicPlayer, PimcPlayer, Player, RandomPlayer, make_bot
+from mustamaija.blackmaria.players.heuristic import pass_choice, play_choice
+from mustamaija.blackmaria.rules import in_play
+from mustamaija.blackmaria.sampling import sample_state
+from mustamaija.cards import mask_of, parse_card, parse_cards
+from mustamaija.errors import MustamaijaError
+
+
+def m(text: str) -> int:
+    return mask_of(parse_cards(text))
+
+
+def c(text: str) -> int:
+    return parse_card(text)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+@pytest.mark.parametrize("renege", [False, True])
+def test_random_and_heuristic_never_play_illegally(players: int, renege: bool) -> None:
+    rules = Rules(allow_renege=renege)
+    for seed in range(200):  # 2,000 hands over the counts and modes; State.apply raises on an illegal step.
+        rng = random.Random(seed)
+        bots: list[Player] = [HeuristicPlayer() if rng.random() < 0.5 else RandomPlayer(seed=seed * 8 + p)
+                              for p in range(players)]
+        out = play_hand(bots, seed, rules)
+        assert out.record.replay().is_over
+
+
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_search_never_plays_illegally(players: int) -> None:
+    for seed in range(4):
+        bots: list[Player] = [PimcPlayer(seed=seed, samples=2), HeuristicPlayer(), RandomPlayer(seed=seed)]
+        lineup = [bots[p % 3] for p in range(players)]
+        assert play_hand(lineup, seed, Rules(allow_renege=seed % 2 == 1)).record.replay().is_over
+
+
+def test_search_decides_the_same_whatever_the_hidden_cards() -> None:
+    rng = random.Random(1)
+    checked = differ = 0
+    for seed in range(40):
+        s = State.from_seed(4, seed)
+        for _ in range(rng.randrange(12, 40)):
+            s.apply(rng.choice(s.legal_actions()))
+        if s.is_over or len(s.legal_actions()) < 2:
+            continue
+        seat = s.to_act
+        v = s.view(seat)
+        other = sample_state(v, random.Random(seed))  # Another deal the seat cannot tell from the true one.
+        differ += other.hands != s.hands
+        assert other.view(seat) == v
+        first = PimcPlayer(seed=7, samples=6).act(v)
+        assert PimcPlayer(seed=7, samples=6).act(other.view(seat)) == first
+        checked += 1
+    assert checked >= 15 and differ >= 10
+
+
+def test_pass_choice_follows_the_strategy_notes() -> None:
+    hand = m("AS KS QS 3S AH KH 2H 5D 6D 7D 3C 4C 9C")
+    assert pass_choice(hand, 3) == m("AS KS QS")
+    # Q♠ guarded by four low spades is kept; high hearts and the spade honours go instead.
+    guarded = m("QS 2S 3S 4S 5S AH KH QH 5D 6D 7D 3C 4C")
+    assert pass_choice(guarded, 3) == m("AH KH QH")
+    # Aces and a short suit, to make a void, before low cards.
+    plain = m("9S 8S 7S 6S 5H 4H 3H 2H 9D 8D 7D AC 2C")
+    assert pass_choice(plain, 3) >> c("AC") & 1 and pass_choice(plain, 3) >> c("2C") & 1
+
+
+def test_discards_follow_the_strategy_notes() -> None:
+    played = 0
+    trick = (c("5D"),)
+    # Void in the led suit: Black Maria first, then the highest heart.
+    assert play_choice(m("QS AH 3H 4C"), m("QS AH 3H 4C"), trick, 2, 4, played) == c("QS")
+    assert play_choice(m("JH 3H 4C"), m("JH 3H 4C"), trick, 2, 4, played) == c("JH")
+
+
+def test_forced_heart_leads_are_small_and_maria_is_dropped_under_a_higher_spade() -> None:
+    hearts = m("2H 9H KH")
+    assert play_choice(hearts, hearts, (), -1, 4, 0) == c("2H")
+    spades = m("QS 3S 9D")
+    assert play_choice(spades, m("QS 3S"), (c("KS"),), 0, 4, 0) == c("QS")
+    # Following below the winner: the highest card that still loses.
+    clubs = m("2C 8C JC AC")
+    assert play_choice(clubs, clubs, (c("TC"),), 3, 4, 0) == c("8C")
+    # Leading with Black Maria out: a low spade flushes her, a high one would catch her.
+    hand = m("3S 5D 9D")
+    seen = in_play(4) & ~hand & ~m("QS KS AS")
+    assert play_choice(hand, hand, (), -1, 4, seen & ~m("2S 4S 6S 7S 8S 9S TS JS 2D 3D 4D")) in (c("3S"), c("5D"))
+
+
+def test_run_match_and_bot_specs() -> None:
+    bots = [make_bot("bm-heuristic"), make_bot("random", seed=1), make_bot("pimc:samples=2", seed=2)]
+    game = run_match(bots, seed=3, rules=Rules(target_score=40))
+    assert max(game.totals) >= 40 and sum(game.totals) == 43 * len(game.hands)
+    assert set(game.winners) == {s for s, t in enumerate(game.totals) if t == min(game.totals)}
+    with pytest.raises(MustamaijaError, match="unknown Black Maria bot 'nobody'"):
+        make_bot("nobody")
+    with pytest.raises(MustamaijaError, match="bad parameters for bot 'pimc'"):
+        make_bot("pimc:depth=3")
+    with pytest.raises(ValueError, match="samples must be a positive integer"):
+        PimcPlayer(samples=0)
+    s = State.from_seed(3, 1)
+    with pytest.raises(ValueError, match="nothing to do"):
+        RandomPlayer(seed=1).act(s.view((s.to_act + 1) % 3))
+    assert play_state(s, [HeuristicPlayer()] * 3).is_over
+
+
+def test_arena_rotates_seats_on_duplicate_deals() -> None:
+    from mustamaija.blackmaria.arena import compare, play_rotation
+
+    same = compare("heuristic", "heuristic", players=4, deals=6, seed=2)
+    assert same.hands == 24 and same.a_mean == same.b_mean and same.diff == 0.0
+    assert abs(same.a_mean + 3 * same.b_mean - 43.0) < 1e-9
+    c = compare("heuristic", "random", players=3, deals=30, seed=1)
+    assert c.diff < 0 and c.diff_high < 0  # The heuristic takes fewer points than random, clearly.
+    again = compare("heuristic", "random", players=3, deals=30, seed=1)
+    assert dataclasses.replace(again, seconds=0.0) == dataclasses.replace(c, seconds=0.0)  # Reproducible.
+    points = play_rotation(["random", "heuristic", "random", "random"], seed="x", rotation=2)
+    assert sum(points) == 43 and points == play_rotation(["random", "heuristic", "random", "random"], seed="x", rotation=2)
