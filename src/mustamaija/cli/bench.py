@@ -7,7 +7,9 @@ Sections (``--section``, comma-separated, or ``--all``):
   its rollout policy's time per step;
 * ``search``: ISMCTS iterations per second of CPU time at the first decision of
   seeded 4-player deals;
-* ``solver``: the exact solver on seeded random talon-empty positions of several sizes.
+* ``solver``: the exact solver on seeded random talon-empty positions of several sizes;
+* ``adapters``: PettingZoo steps/s and OpenSpiel actions/s against the raw engine, and the
+  overhead each adds (needs the ``rl`` extra).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--section", default="engine",
-                   help="comma-separated sections: engine, bots, search, solver (default engine)")
+                   help="comma-separated sections: engine, bots, search, solver, adapters (default engine)")
     p.add_argument("--all", action="store_true", help="run every section")
     p.add_argument("--solver-count", type=int, default=20, help="positions per size in the solver section (default 20)")
     p.add_argument("--solver-sizes", default="8+8,10+10,12+12,3+3+3,4+4+4",
@@ -42,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
-SECTIONS = ("engine", "bots", "search", "solver")
+SECTIONS = ("engine", "bots", "search", "solver", "adapters")
 
 
 def measure_engine(players: int, seconds: float, rules: Rules, seed: int) -> dict[str, float]:
@@ -174,6 +176,18 @@ def run(args: argparse.Namespace) -> int:
                       f"max {row['max_s']:.4f} s over {row['count']} random positions (CPU)", flush=True)
         if not args.json:
             print("targets: 8+8 median at most 0.1 s, 12+12 median at most 1 s")
+    if "adapters" in sections:
+        try:
+            from ..envs.bench import adapter_rates
+        except ImportError as e:
+            print(f"mustamaija bench: the adapters section needs the rl extra (pip install 'mustamaija[rl]'): {e}",
+                  file=sys.stderr)
+            return 2
+        result["adapters"] = a = adapter_rates(seconds=args.seconds, players=4, preset=args.preset, seed=args.seed)
+        if not args.json:
+            print(f"adapters, 4 players: engine {a['engine_steps_per_s']:,.0f} steps/s; PettingZoo "
+                  f"{a['pettingzoo_steps_per_s']:,.0f} steps/s ({a['pettingzoo_overhead']:.1f}x overhead); OpenSpiel "
+                  f"{a['openspiel_actions_per_s']:,.0f} actions/s ({a['openspiel_overhead']:.1f}x overhead)", flush=True)
     if args.json:
         print(json.dumps(result))
     return 0

@@ -5,6 +5,11 @@ registered bot name, optionally with factory parameters separated by colons
 (``name:key=value:key=value``), and ``SPEC*K`` repeats a spec for K seats::
 
     mustamaija tournament --players 4 --bots heuristic,random*3 --deals 2000 --jobs 2
+
+``--backend ray`` plays the same games on a Ray cluster (``--address``) or a
+local Ray instance, with the same results (docs/research.md)::
+
+    mustamaija tournament --bots ismcts,heuristic*3 --deals 5000 --backend ray --address auto
 """
 
 from __future__ import annotations
@@ -37,7 +42,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="a rule set as a JSON object, or the name of a file holding one")
     p.add_argument("--deals", type=int, default=200, help="number of deals, each played once per rotation (default 200)")
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1); results do not depend on it")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="worker processes (default 1), or CPUs of a local Ray instance; results do not depend on it")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="where to play: this machine (default) or Ray (needs mustamaija[rl]); results do not depend on it")
+    p.add_argument("--address", default=None,
+                   help="with --backend ray: the cluster to join ('auto', 'HOST:6379', 'ray://HOST:10001'); "
+                   "default: start a local Ray instance")
     p.add_argument("--no-rotate", action="store_true", help="play each deal once, with the lineup as given")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--out", metavar="DIR", default=None, help="write every game as a record file into DIR")
@@ -111,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
     rules, preset = _rules(args)
     if args.jobs < 1:
         raise MustamaijaError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.address is not None and args.backend != "ray":
+        raise MustamaijaError("--address needs --backend ray")
     settings = TournamentSettings(
         players=args.players, bots=tuple(_lineup(args.bots, args.players)), rules=rules, deals=args.deals,
         seed=args.seed, rotate=not args.no_rotate, preset=preset,
@@ -121,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     for spec in dict.fromkeys(settings.bots):
         make_bot(spec, 0)
     progress = _Bar() if sys.stderr.isatty() else None
-    result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress)
+    result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress, backend=args.backend,
+                            address=args.address)
     if args.plot:
         try:
             plot_loss_rates(result, args.plot)

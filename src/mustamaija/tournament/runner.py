@@ -17,11 +17,9 @@ not depend on how the deals are split between processes.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +35,7 @@ __all__ = [
     "bot_seed",
     "deal_seed",
     "play_game",
+    "play_game_record",
     "run_tournament",
 ]
 
@@ -120,6 +119,15 @@ class GameResult:
 def play_game(settings: TournamentSettings, index: int, rotation: int,
               out_dir: str | os.PathLike[str] | None = None) -> GameResult:
     """Play deal ``index`` with lineup rotation ``rotation``; write its record to ``out_dir`` if given."""
+    result, text = play_game_record(settings, index, rotation, with_record=out_dir is not None)
+    if out_dir is not None and text is not None:
+        write_record(out_dir, record_name(settings, index, rotation), text)
+    return result
+
+
+def play_game_record(settings: TournamentSettings, index: int, rotation: int,
+                     with_record: bool = False) -> tuple[GameResult, str | None]:
+    """Play deal ``index`` with lineup rotation ``rotation``; return its result and, if asked, its record as JSON text."""
     n = settings.players
     dseed = deal_seed(settings.seed, index)
     state = State.from_seed(n, dseed, settings.rules)
@@ -129,7 +137,7 @@ def play_game(settings: TournamentSettings, index: int, rotation: int,
     open_hand = [sees_all(p) for p in players]
     decisions = [0] * n
     seconds = [0.0] * n
-    clock = time.perf_counter
+    clock = time.process_time  # CPU time of this worker: a busy machine disturbs it little.
     while not state.is_over:
         seat = state.to_act
         player = players[seat]
@@ -144,14 +152,21 @@ def play_game(settings: TournamentSettings, index: int, rotation: int,
                 f"bot {specs[position_of[seat]]!r} in seat {seat} chose an illegal step {step!r} "
                 f"in deal {index} (seed {dseed}), rotation {rotation}: {e}"
             ) from None
-    if out_dir is not None:
+    text = None
+    if with_record:
         from ..formats.record import Record
 
         record = Record.from_state(state, bots=[specs[position_of[s]] for s in range(n)], seed=dseed,
                                    tournament={"seed": settings.seed, "deal": index, "rotation": rotation})
-        record.dump(os.path.join(out_dir, record_name(settings, index, rotation)))
+        text = record.dumps()
     loser = position_of[state.loser] if state.loser >= 0 else None
-    return GameResult(index, rotation, loser, state.turns, tuple(decisions), tuple(seconds))
+    return GameResult(index, rotation, loser, state.turns, tuple(decisions), tuple(seconds)), text
+
+
+def write_record(out_dir: str | os.PathLike[str], name: str, text: str) -> None:
+    """Write a record's JSON text as ``out_dir/name``."""
+    with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def record_name(settings: TournamentSettings, index: int, rotation: int) -> str:
@@ -291,37 +306,24 @@ ProgressFn = Callable[[int, int], None]
 
 
 def run_tournament(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
-                   progress: ProgressFn | None = None) -> TournamentResult:
-    """Play every deal of the tournament (``jobs`` processes) and return the results in deal order.
+                   progress: ProgressFn | None = None, backend: str = "local", address: str | None = None) -> TournamentResult:
+    """Play every deal of the tournament and return the results in deal order.
 
-    ``progress(done, total)`` is called as deals complete. The results are
-    the same whatever ``jobs`` is.
+    ``backend`` says where: ``"local"`` (``jobs`` processes on this machine)
+    or ``"ray"`` (a Ray cluster at ``address``, or a local Ray instance; see
+    :mod:`mustamaija.tournament.backends`). ``progress(done, total)`` is
+    called as deals complete. The results are the same whatever the backend
+    and ``jobs`` are.
     """
+    from .backends import get_backend
+
+    run = get_backend(backend)
+    if address is not None and backend != "ray":
+        raise MustamaijaError(f"an address is for the ray backend only, not {backend!r}")
     start = time.perf_counter()
     out = None if out_dir is None else os.fspath(out_dir)
     if out is not None:
         os.makedirs(out, exist_ok=True)
-    total = settings.deals
-    games: list[GameResult] = []
-    if jobs <= 1 or total == 1:
-        for i in range(total):
-            games.extend(_play_deals(settings, [i], out))
-            if progress is not None:
-                progress(i + 1, total)
-    else:
-        chunk = max(1, min(50, total // (jobs * 8)))
-        batches = [list(range(i, min(total, i + chunk))) for i in range(0, total, chunk)]
-        done = 0
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            pending: set[Future[list[GameResult]]] = {pool.submit(_play_deals, settings, b, out) for b in batches}
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    part = f.result()
-                    games.extend(part)
-                    done += len({g.deal for g in part})
-                if progress is not None:
-                    progress(done, total)
-        games.sort(key=lambda g: (g.deal, g.rotation))
+    games = run(settings, jobs=jobs, out_dir=out, progress=progress, address=address)
+    games.sort(key=lambda g: (g.deal, g.rotation))
     return TournamentResult(settings, games, time.perf_counter() - start)

@@ -1,0 +1,168 @@
+"""The PettingZoo AEC environment: one agent per seat, one card-at-a-time step per turn of play.
+
+Agents are ``player_0`` ... ``player_{n-1}`` (agent ``player_i`` is seat
+``i``). An action is a step of the game's fixed step space (for Mustamaija:
+0-51 a card, 52 stop, 53-56 declare a suit); the observation is a dict of
+``observation`` (the seat's view encoded as a float vector) and
+``action_mask`` (1 for every legal step, all 0 when the agent is not to act).
+Rewards come once, at the end of the deal: -1 for the loser and 0 for the
+others. A deal stopped unfinished (M21) truncates every agent with reward 0.
+
+>>> env = raw_env(players=3, preset="wikipedia")
+>>> env.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0, env.agent_selection
+((1056,), True, 'player_1')
+>>> final = {}
+>>> while env.agents:
+...     obs, reward, terminated, truncated, info = env.last()
+...     if terminated or truncated:
+...         final[env.agent_selection] = reward
+...     legal = obs["action_mask"].nonzero()[0]
+...     env.step(None if terminated or truncated else int(legal[0]))
+>>> sorted(final.values())
+[-1.0, 0.0, 0.0]
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
+
+from .game_spec import GameSpec, GameState, game_spec
+
+__all__ = ["AgentObs", "env", "mask_array", "raw_env"]
+
+AgentObs = dict[str, npt.NDArray[Any]]
+
+
+def mask_array(mask: int, size: int) -> npt.NDArray[np.int8]:
+    """Return a step mask (bit ``i`` for step ``i``) as an ``int8`` array of 0 and 1."""
+    return ((mask >> np.arange(size, dtype=np.uint64)) & 1).astype(np.int8)
+
+
+class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
+    """A deal of ``game`` for ``players`` seats; every rule option is a keyword argument.
+
+    ``preset`` names the starting rule set and any other keyword (for
+    Mustamaija: ``hand_size``, ``trump``, ``trump_suit``, ``trump_turn``,
+    ``spades_can_be_trump``, ``attack_limit``, ``max_lead``, ``max_turns``,
+    ``next_dealer``) overrides one of its rules. ``render_mode`` is ``None``,
+    ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"], "name": "mustamaija_v0", "is_parallelizable": False, "render_fps": 1,
+    }
+
+    def __init__(self, players: int = 3, preset: str = "standard", game: str = "mustamaija",
+                 render_mode: str | None = None, **rules: Any) -> None:
+        super().__init__()
+        self.game_spec: GameSpec = game_spec(game)
+        self.rules = self.game_spec.make_rules(preset, rules)
+        self.game_spec.check_players(self.rules, players)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"bad render_mode {render_mode!r}: expected None, 'human' or 'ansi'")
+        self.metadata = {**self.metadata, "name": f"{game}_v0"}  # type: ignore[misc]  # one name per game
+        self.render_mode = render_mode
+        self.players = players
+        self.preset = preset
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self.game_spec.obs_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.game_spec.num_steps,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game_spec.num_steps) for a in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self._state: GameState | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """Return the observation space of ``agent`` (the same for every seat)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """Return the action space of ``agent``: the game's steps."""
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> GameState:
+        """Return the engine state of the current deal."""
+        if self._state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._state
+
+    def observe(self, agent: str) -> AgentObs:
+        """Return ``agent``'s observation, built from its seat's view only."""
+        seat = self._seat[agent]
+        view = self.game_state.view(seat)
+        vec = np.zeros(self.game_spec.obs_size, dtype=np.float32)
+        self.game_spec.encode(view, vec)
+        return {"observation": vec, "action_mask": mask_array(view.legal_mask(), self.game_spec.num_steps)}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new deal; the deal is drawn from the environment's generator, reseeded by ``seed``."""
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        deal_seed = int(self._np_random.integers(0, 2**62))
+        self._state = self.game_spec.new_deal(self.players, deal_seed, self.rules)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._state.to_act]
+
+    def step(self, action: int | None) -> None:
+        """Take one step for the agent to act; an illegal step raises ``ValueError`` naming the rule."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.game_state
+        if action is None:
+            raise ValueError(f"{agent} is to act: give a step, not None")
+        state.apply(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        if state.is_over:
+            returns = self.game_spec.returns(state)
+            finished = not self.game_spec.truncated(state)
+            for a in self.agents:
+                self.rewards[a] = returns[self._seat[a]]
+                self.terminations[a] = finished
+                self.truncations[a] = not finished
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[state.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """Return (``"ansi"``) or print (``"human"``) the spectator's view of the table."""
+        if self.render_mode is None:
+            return None
+        text: str = self.game_state.view(None).render()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Release nothing: the environment holds no outside resources."""
+
+
+def env(**kwargs: Any) -> Any:
+    """Return :class:`raw_env` wrapped in PettingZoo's order-enforcing and bounds-checking wrappers."""
+    wrapped = raw_env(**kwargs)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped

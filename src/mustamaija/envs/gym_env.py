@@ -1,0 +1,153 @@
+"""The single-agent Gymnasium environment: one learning seat, bots of your choice in the others.
+
+The observation is the learner's view encoded as in the PettingZoo
+environment, the action a step, and the reward comes at the end of the deal
+(-1 if the learner lost, 0 otherwise; 0 and ``truncated`` for a deal stopped
+unfinished, M21). :meth:`SingleAgentEnv.action_masks` returns the legal steps,
+so ``MaskablePPO`` from sb3-contrib can train on it directly.
+
+>>> env = SingleAgentEnv(players=3, opponents="heuristic", seat=0)
+>>> obs, info = env.reset(seed=5)
+>>> obs.shape, int(env.action_masks().sum()) > 0
+((1056,), True)
+>>> done = False
+>>> while not done:
+...     step = int(env.action_masks().nonzero()[0][0])
+...     obs, reward, terminated, truncated, info = env.step(step)
+...     done = terminated or truncated
+>>> reward in (-1.0, 0.0), info["loser"] in (None, 0, 1, 2)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from .aec import mask_array
+from .game_spec import GameSpec, GameState, game_spec
+
+__all__ = ["SingleAgentEnv"]
+
+ILLEGAL_CHOICES = ("lose", "raise")
+
+
+class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
+    """One seat learns against bots; every rule option is a keyword argument, as in the AEC environment.
+
+    ``seat`` is the learner's seat, or ``None`` for a random seat each deal.
+    ``opponents`` is one bot spec for every other seat, or a list of one spec
+    per other seat, among the game's bots (Mustamaija: ``"random"``,
+    ``"heuristic"``, ``"ismcts:time=0.05"``...; Black Maria: ``"random"``,
+    ``"heuristic"``, ``"pimc:samples=20"``).
+    ``illegal_action`` says what an illegal step does: ``"lose"`` ends the
+    deal with reward -1 and ``info["illegal"]`` true (the default, so that
+    unmasked agents can explore), ``"raise"`` raises ``ValueError``.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium declares it an instance attribute
+
+    def __init__(self, players: int = 3, opponents: str | Sequence[str] = "random", seat: int | None = None,
+                 preset: str = "standard", game: str = "mustamaija", illegal_action: str = "lose",
+                 render_mode: str | None = None, **rules: Any) -> None:
+        self.game_spec: GameSpec = game_spec(game)
+        self.rules = self.game_spec.make_rules(preset, rules)
+        self.game_spec.check_players(self.rules, players)
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"bad seat {seat!r}: expected None or a seat from 0 to {players - 1}")
+        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != players - 1:
+            raise ValueError(f"give one opponent spec, or {players - 1} (one per other seat), not {len(specs)}")
+        for spec in specs:
+            self.game_spec.make_bot(spec, 0)  # A bad spec fails now, not in the middle of training.
+        if illegal_action not in ILLEGAL_CHOICES:
+            raise ValueError(f"bad illegal_action {illegal_action!r}: expected 'lose' or 'raise'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"bad render_mode {render_mode!r}: expected None or 'ansi'")
+        self.render_mode = render_mode
+        self.players = players
+        self.opponents = specs
+        self.fixed_seat = seat
+        self.illegal_action = illegal_action
+        self.observation_space = spaces.Box(0.0, 1.0, (self.game_spec.obs_size,), np.float32)
+        self.action_space = spaces.Discrete(self.game_spec.num_steps)
+        self.seat = seat if seat is not None else 0
+        self._state: GameState | None = None
+        self._bots: list[Any] = []
+        self._ended = False
+
+    @property
+    def game_state(self) -> GameState:
+        """Return the engine state of the current deal."""
+        if self._state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._state
+
+    def _obs(self) -> npt.NDArray[np.float32]:
+        vec = np.zeros(self.game_spec.obs_size, dtype=np.float32)
+        self.game_spec.encode(self.game_state.view(self.seat), vec)
+        return vec
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Return the learner's legal steps as booleans (all false once the deal is over)."""
+        mask = 0 if self._ended else self.game_state.view(self.seat).legal_mask()
+        return mask_array(mask, self.game_spec.num_steps).astype(bool)
+
+    def _play_bots(self) -> None:
+        state = self.game_state
+        while not state.is_over and state.to_act != self.seat:
+            seat = state.to_act
+            bot = self._bots[seat]
+            # An open-hand bot (an upper bound for experiments) gets the true state, as in tournaments.
+            state.apply(bot.act_open(state.copy()) if getattr(bot, "sees_all", False) else bot.act(state.view(seat)))
+
+    def _info(self) -> dict[str, Any]:
+        state = self.game_state
+        loser = getattr(state, "loser", -1)
+        return {"seat": self.seat, "loser": loser if state.is_over and loser >= 0 else None}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal a new deal, seat the bots (seeded from the environment's generator) and play up to the learner."""
+        super().reset(seed=seed)
+        self._ended = False
+        rng = self.np_random
+        self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.players))
+        self._state = self.game_spec.new_deal(self.players, int(rng.integers(0, 2**62)), self.rules)
+        others = iter(self.opponents)
+        self._bots = [None if s == self.seat else self.game_spec.make_bot(next(others), int(rng.integers(0, 2**62)))
+                      for s in range(self.players)]
+        self._play_bots()
+        return self._obs(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[npt.NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Take the learner's step, let the bots play until it is the learner's turn again or the deal is over."""
+        state = self.game_state
+        if state.is_over or self._ended:
+            raise RuntimeError("the deal is over: call reset()")
+        step = int(action)
+        if not (0 <= step < self.game_spec.num_steps and state.legal_mask() >> step & 1):
+            if self.illegal_action == "raise":
+                state.apply(step)  # Raises IllegalActionError, naming the rule.
+            info = self._info()
+            info["illegal"] = True
+            self._ended = True
+            return self._obs(), -1.0, True, False, info
+        state.apply(step)
+        self._play_bots()
+        state = self.game_state  # Forget what the check above told the type checker about is_over.
+        reward = self.game_spec.returns(state)[self.seat] if state.is_over else 0.0
+        stopped = state.is_over and self.game_spec.truncated(state)
+        return self._obs(), reward, state.is_over and not stopped, stopped, self._info()
+
+    def render(self) -> str | None:
+        """Return the learner's view as text (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi":
+            return None
+        text: str = self.game_state.view(self.seat).render()
+        return text

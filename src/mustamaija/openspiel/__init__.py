@@ -1,0 +1,18 @@
+"""The games in OpenSpiel: importing this package registers them with ``pyspiel``.
+
+Needs the optional ``rl`` extra (``pip install 'mustamaija[rl]'``)::
+
+    import pyspiel
+    import mustamaija.openspiel
+    game = pyspiel.load_game("mustamaija(players=4)")
+
+:func:`~mustamaija.openspiel.game.resampler` gives OpenSpiel's ISMCTS bot a
+sampler of the hidden cards; :mod:`mustamaija.openspiel.versus` pits our
+search player against it.
+"""
+
+from __future__ import annotations
+
+from .game import OpenSpielGame, OpenSpielState, register, resampler
+
+__all__ = ["OpenSpielGame", "OpenSpielState", "register", "resampler"]

@@ -1,0 +1,120 @@
+"""Our search player against OpenSpiel's Python ISMCTS bot, at equal thinking time per move.
+
+OpenSpiel's ``ISMCTSBot`` (random rollouts, UCT) runs on the OpenSpiel game
+with our resampler; :class:`TimedISMCTSBot` only replaces its fixed number
+of simulations by a time budget, so both sides think ``seconds`` per step.
+Every deal is played once per seat rotation (duplicate deals), and the loss
+rate of each side is reported::
+
+    python -m mustamaija.openspiel.versus --deals 20 --seconds 0.1 --players 2
+
+>>> result = play_versus(deals=1, seconds=0.002, players=2, seed=3)
+>>> result["games"], sorted(result["losses"])
+(2, ['ismcts', 'openspiel-ismcts'])
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found,unused-ignore]
+from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped,unused-ignore]
+
+from ..players.registry import make_bot
+from ..tournament.runner import bot_seed, deal_seed
+from .game import OpenSpielState, resampler
+
+__all__ = ["TimedISMCTSBot", "play_versus"]
+
+
+class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc,unused-ignore]
+    """OpenSpiel's ISMCTS bot with a time budget per move instead of a number of simulations."""
+
+    def __init__(self, game: pyspiel.Game, seconds: float, seed: int, uct_c: float = 2.0) -> None:
+        rs = np.random.RandomState(seed % 2**32)
+        super().__init__(game, mcts.RandomRolloutEvaluator(1, rs), uct_c, max_simulations=1, random_state=rs)
+        self.set_resampler(resampler(rs))
+        self.seconds = seconds
+        self.simulations = 0
+        self.searches = 0
+
+    def run_search(self, state: pyspiel.State) -> list[tuple[int, float]]:
+        """Run simulations from sampled worlds until the time is up, as the parent does for a fixed count."""
+        deadline = time.perf_counter() + self.seconds
+        self.reset()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        self.searches += 1
+        while True:
+            self.run_simulation(self.sample_root_state(state))
+            self.simulations += 1
+            # The first simulation only expands the root: the final policy needs a visit below it.
+            if time.perf_counter() >= deadline and self._root_node.total_visits > 0:
+                break
+        policy: list[tuple[int, float]] = self.get_final_policy(state, self._root_node)
+        return policy
+
+
+def play_versus(deals: int = 20, seconds: float = 0.1, players: int = 2, seed: int = 0, preset: str = "standard",
+                ours: str = "ismcts") -> dict[str, Any]:
+    """Play ``deals`` duplicate deals, each with every seat rotation: ``ours`` in seat ``r`` and OpenSpiel's bot elsewhere.
+
+    ``ours`` is a bot spec; ``time=seconds`` is added to it. Returns the games
+    played, the losses of each side (``ismcts`` counts ours however it is
+    configured), the loss rate per seat of each side, the stopped games and
+    OpenSpiel's mean simulations per search.
+    """
+    game = pyspiel.load_game("mustamaija", {"players": players, "preset": preset})
+    losses = {"ismcts": 0, "openspiel-ismcts": 0}
+    games = stopped = 0
+    sims = searches = 0
+    for i in range(deals):
+        for r in range(players):
+            state: OpenSpielState = game.new_initial_state()
+            rng = np.random.RandomState(deal_seed(seed, i) % 2**32)
+            while state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+            our = make_bot(f"{ours}:time={seconds}", bot_seed(seed, i, r, 0))
+            theirs = TimedISMCTSBot(game, seconds, bot_seed(seed, i, r, 1))
+            while not state.is_terminal():
+                p = state.current_player()
+                step = our.act(state.view(p)) if p == r else int(theirs.step(state))
+                state.apply_action(step)
+            sims += theirs.simulations
+            searches += theirs.searches
+            games += 1
+            returns = state.returns()
+            if min(returns) == 0:
+                stopped += 1
+            elif returns[r] < 0:
+                losses["ismcts"] += 1
+            else:
+                losses["openspiel-ismcts"] += 1
+    finished = games - stopped
+    return {"players": players, "preset": preset, "seconds": seconds, "games": games, "losses": losses,
+            "loss_rates": {"ismcts": losses["ismcts"] / finished if finished else 0.0,
+                           "openspiel-ismcts": losses["openspiel-ismcts"] / (finished * (players - 1)) if finished else 0.0},
+            "stopped": stopped, "openspiel_simulations_per_search": sims / searches if searches else 0.0}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run a match from the command line and print the result as JSON."""
+    p = argparse.ArgumentParser(description="Our ISMCTS against OpenSpiel's ISMCTS at equal time per move.")
+    p.add_argument("--deals", type=int, default=20)
+    p.add_argument("--seconds", type=float, default=0.1, help="thinking time per step for both sides")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--preset", default="standard")
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    print(json.dumps(play_versus(args.deals, args.seconds, args.players, args.seed, args.preset)))
+
+
+if __name__ == "__main__":
+    main()
