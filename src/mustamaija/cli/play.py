@@ -5,6 +5,10 @@ With no game options a setup screen opens; with any of ``--players``,
 starts at once::
 
     mustamaija play --players 4 --bots heuristic,heuristic,ismcts --preset standard --seed 7
+
+``--game black-maria`` plays Black Maria (RULES.md Part 2) instead, at once::
+
+    mustamaija play --game black-maria --players 5 --bots heuristic,pimc --seed 7 --target-score 50
 """
 
 from __future__ import annotations
@@ -22,8 +26,11 @@ from ..game.rules import PRESETS, Rules
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the subcommand."""
     p = sub.add_parser("play", help="play a match against bots in the terminal",
-                       description="Play Mustamaija against bots in the terminal. Without game options a setup "
-                                   "screen opens; with any of them the match starts at once.")
+                       description="Play Mustamaija (or, with --game black-maria, Black Maria) against bots in the "
+                                   "terminal. Without game options a setup screen opens; with any of them the match "
+                                   "starts at once.")
+    p.add_argument("--game", choices=("mustamaija", "black-maria"), default="mustamaija",
+                   help="the game (default mustamaija); black-maria starts at once")
     p.add_argument("--players", type=int, default=None, help="number of seats, you included (default 4)")
     p.add_argument("--bots", default=None, metavar="LIST",
                    help="bots for the other seats, clockwise from your left, comma-separated: a level (easy, medium, "
@@ -45,6 +52,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="where Ctrl-C saves the game in progress (default ./mustamaija-autosave.json)")
     p.add_argument("--save-dir", default=None, metavar="DIR", help="also save every finished deal's record in DIR")
     p.add_argument("--setup", action="store_true", help="open the setup screen even with game options")
+    bm = p.add_argument_group("Black Maria (--game black-maria)")
+    bm.add_argument("--hands", type=int, default=None, help="hands in the game (default: play to the target score)")
+    bm.add_argument("--target-score", type=int, default=None, metavar="P",
+                    help="the game ends once a total reaches P (default 50, or none when --hands is given)")
+    bm.add_argument("--renege", action="store_true", help="allow reneging, 10 points a renege at the end of the hand (B7)")
     p.set_defaults(run=run)
 
 
@@ -65,6 +77,8 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 def run(args: argparse.Namespace) -> int:
     """Open the game."""
+    if args.game == "black-maria":
+        return _run_black_maria(args)
     from ..tui.bots import split_bots
     from ..tui.session import AUTOSAVE, GameSession, MatchConfig
 
@@ -102,3 +116,26 @@ def _players_of(path: str) -> int:
     from ..formats.record import Record
 
     return Record.load(path).players
+
+
+def _run_black_maria(args: argparse.Namespace) -> int:
+    from ..tui.bm_session import BM_AUTOSAVE, BmConfig, BmGame, new_seed
+
+    bots = tuple(b.strip() for b in args.bots.split(",") if b.strip()) if args.bots else None
+    if args.load:
+        game = BmGame.load(args.load, bots=bots, save_dir=args.save_dir)
+    else:
+        target = args.target_score if args.target_score is not None else (None if args.hands is not None else 50)
+        config = BmConfig(players=args.players if args.players is not None else 4, bots=bots or ("medium",),
+                          seed=args.seed if args.seed is not None else new_seed(), hands=args.hands,
+                          target_score=target, renege=args.renege, human=args.seat)
+        game = BmGame(config, save_dir=args.save_dir)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise MustamaijaError("play needs a terminal (standard input and output must not be redirected)")
+    from ..tui.bm_app import BlackMariaApp
+
+    app = BlackMariaApp(game, pace=max(0.0, args.pace), autosave=args.autosave or BM_AUTOSAVE, save_dir=args.save_dir)
+    code = app.run()
+    if app.exit_note:
+        print(app.exit_note)
+    return int(code or 0)

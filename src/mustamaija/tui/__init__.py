@@ -21,6 +21,10 @@ module             what it holds
 ``host``           what the screens need from the application
 ``app``            the Textual application (styles, start-up, Ctrl-C)
 ``screenshots``    the docs' screenshots (``python -m mustamaija.tui.screenshots``)
+``bm_session``     :class:`~mustamaija.tui.bm_session.BmGame`, Black Maria over ``blackmaria.session.Table``
+``bm_render``      Black Maria's passing, trick and scores panels
+``bm_screen``      the Black Maria table; ``bm_dialogs`` the end of a hand; ``bm_app`` its application
+``bm_screenshots`` the Black Maria screenshots (``python -m mustamaija.tui.bm_screenshots``)
 =================  ==============================================================
 
 Textual is imported only by the screens and ``app`` (and so only when a
