@@ -8,6 +8,7 @@ module             what it holds
 ``store``          storage through SQLAlchemy Core: tables, seats, deals, events (JSON)
 ``payloads``       the JSON a client gets: a seat's state (from its view only), table metadata
 ``replays``        replay frames of finished deals and imported records
+``bm``             Black Maria tables: a seat's state from its view, events, bots, hints, replays
 ``bots``           bot levels and running bots off the event loop
 ``limits``         the token bucket of the rate limits
 ``live``           :class:`LiveTable`: one table's engine state, match, events and seats

@@ -25,9 +25,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from .. import __version__
+from ..blackmaria.record import Record as BmRecord
+from ..blackmaria.record import is_record as is_bm_record
 from ..errors import MustamaijaError
 from ..formats.record import Record
 from ..game.rules import PRESETS
+from . import bm
 from .bots import levels_json
 from .config import ServerConfig
 from .errors import ApiError
@@ -64,6 +67,7 @@ class CreateTable(BaseModel):
     """A new table; every key is optional (docs/web.md gives the defaults)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+    game: Literal["mustamaija", "black-maria"] = Field(default="mustamaija", description="the game the table plays")
     name: str | None = Field(default=None, max_length=60)
     players: int | None = Field(default=None, ge=2, le=8)
     preset: str | None = Field(default=None, max_length=40)
@@ -239,7 +243,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
-        return _page("table.html")
+        try:
+            game = manager.get(table_id).game
+        except ApiError:
+            game = None  # The page itself reports the unknown table.
+        return _page("bm-table.html" if game == bm.GAME else "table.html")
 
     @app.get("/replay", include_in_schema=False)
     async def replay_import_page() -> Response:
@@ -260,8 +268,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/bots", tags=["server"])
     async def bots() -> dict[str, Any]:
-        """Return the bot levels and the registered bots."""
-        return levels_json()
+        """Return the bot levels and the registered bots (``black_maria``: those of Black Maria tables)."""
+        return {**levels_json(), "black_maria": bm.levels_json()}
 
     @app.get("/api/presets", tags=["server"])
     async def presets() -> dict[str, Any]:
@@ -357,8 +365,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Return the deals played at a table."""
         manager.get(table_id)
         rows = manager.store.deals(table_id)
-        return {"deals": [{"deal": d["deal_no"], "match": d["match_no"], "finished": d["finished"],
-                           "loser": d["loser"], "stopped": d["stopped"], "turns": d["turns"]} for d in rows]}
+        out = []
+        for d in rows:
+            item = {"deal": d["deal_no"], "match": d["match_no"], "finished": d["finished"],
+                    "loser": d["loser"], "stopped": d["stopped"], "turns": d["turns"]}
+            if is_bm_record(d["record"]):
+                item["points"] = BmRecord.from_json(d["record"]).replay().points() if d["finished"] else None
+            out.append(item)
+        return {"deals": out}
 
     def _finished(table_id: str, deal: int) -> dict[str, Any]:
         manager.get(table_id)
@@ -373,24 +387,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def deal_record(table_id: str, deal: int) -> JSONResponse:
         """Return the FORMATS.md record of a finished deal."""
         row = _finished(table_id, deal)
+        game = bm.GAME if is_bm_record(row["record"]) else "mustamaija"
         return JSONResponse(row["record"], headers={
-            "Content-Disposition": f'attachment; filename="mustamaija-{table_id}-{deal}.json"'})
+            "Content-Disposition": f'attachment; filename="{game}-{table_id}-{deal}.json"'})
 
     @app.get("/api/tables/{table_id}/deals/{deal}/replay", tags=["replays"])
     async def deal_replay(table_id: str, deal: int) -> dict[str, Any]:
         """Return every position of a finished deal, all hands shown."""
         row = _finished(table_id, deal)
-        record = Record.from_json(row["record"])
-        names = record.extra.get("names")
-        return replay_json(record, names if isinstance(names, list) else None)
+        return _replay(row["record"])
 
     @app.post("/api/replay", tags=["replays"])
     async def import_replay(record: dict[str, Any]) -> dict[str, Any]:
         """Return every position of a FORMATS.md record sent by the client (nothing is stored)."""
         try:
-            rec = Record.from_json(record)
-            names = rec.extra.get("names")
-            return replay_json(rec, names if isinstance(names, list) and len(names) == rec.players else None)
+            return _replay(record)
         except MustamaijaError as e:
             raise ApiError("bad_record", str(e)) from None
 
@@ -402,6 +413,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await _serve_socket(websocket, table_id, manager, cfg)
 
     return app
+
+
+def _replay(obj: dict[str, Any]) -> dict[str, Any]:
+    """Return the replay object of a record of either game (docs/web.md); a bad record raises its error."""
+    rec: Record | BmRecord = BmRecord.from_json(obj) if is_bm_record(obj) else Record.from_json(obj)
+    names = rec.extra.get("names")
+    good = names if isinstance(names, list) and len(names) == rec.players else None
+    return bm.replay_json(rec, good) if isinstance(rec, BmRecord) else replay_json(rec, good)
 
 
 async def _send_error(ws: WebSocket, err: ApiError, ref: object = None) -> None:

@@ -19,6 +19,7 @@ import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Final
 
+from ..blackmaria.record import is_record as is_bm_record
 from ..errors import MustamaijaError
 from ..formats.record import Record
 from ..tui.bots import LEVELS, describe_bot, make_player, resolve_level
@@ -57,6 +58,10 @@ def bot_action(record: dict[str, Any], seat: int, spec: str, seed: int) -> dict[
     The bot acts step by step on views of a replayed copy of the deal until
     one compound action is complete.
     """
+    if is_bm_record(record):
+        from .bm import bot_action as bm_bot_action
+
+        return bm_bot_action(record, seat, spec, seed)
     state = Record.from_json(record).replay()
     if state.is_over or state.to_act != seat:
         raise MustamaijaError(f"seat {seat} is not to act in this deal")
@@ -76,7 +81,7 @@ class BotRunner:
         self._processes: ProcessPoolExecutor | None = None
 
     def _executor(self, spec: str) -> Executor:
-        if resolve_level(spec).partition(":")[0] in CHEAP_BOTS:
+        if resolve_level(spec).partition(":")[0].removeprefix("bm-") in CHEAP_BOTS:
             if self._threads is None:
                 self._threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mustamaija-bot")
             return self._threads

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..game.actions import action_from_json
+from ..blackmaria.view import View as BmView
+from . import bm
 from .bots import BotRunner
 from .config import ServerConfig
 from .errors import ApiError
@@ -233,11 +234,21 @@ class TableManager:
             raise ApiError("not_playing", f"table {table_id} is not playing a deal now")
         if state.to_act != seat:
             raise ApiError("not_your_turn", f"hints are for the seat to act: seat {state.to_act} is to act")
-        from ..analysis import hint
-
         if self._hints >= _MAX_HINTS:
             raise ApiError("rate_limited", f"the server is computing {_MAX_HINTS} hints already: ask again in a moment")
+        if table.game == bm.GAME:
+            bm_view = state.view(seat)
+            assert isinstance(bm_view, BmView)
+            self._hints += 1
+            try:
+                bm_hint: dict[str, Any] = await self.runner.run(bm.hint_json, bm_view)
+            finally:
+                self._hints -= 1
+            return bm_hint
+        from ..analysis import hint
+
         view = state.view(seat)
+        assert not isinstance(view, BmView)
         self._hints += 1
         try:
             result = await self.runner.run(lambda: hint(view, iters=200, time=self.config.hint_seconds, seed=0))
@@ -385,5 +396,5 @@ class TableManager:
             body = await self.runner.choose(record, seat, "easy", secrets.randbits(32))
         if table.version != version or table.bot_for(seat, time.time()) is None:
             return True  # The table moved on while the bot thought (its person came back, say).
-        self._play(table, action_from_json(body, table.players), by)
+        self._play(table, table.action_from_record(body), by)
         return True

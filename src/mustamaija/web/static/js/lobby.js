@@ -21,7 +21,14 @@ const FALLBACK_LEVELS = [
   { level: "expert", label: "expert · search 2 s" },
 ];
 
+const BM_FALLBACK_LEVELS = [
+  { level: "easy", label: "random legal cards" },
+  { level: "medium", label: "the strategy notes of RULES.md" },
+  { level: "hard", label: "Monte Carlo search over sampled deals" },
+];
+
 let presets = {};
+let bmLevels = BM_FALLBACK_LEVELS;
 let levels = FALLBACK_LEVELS;
 let botSpecs = [];
 const seatChoices = [];
@@ -76,8 +83,23 @@ function rulesSummary(r) {
   return parts.join(", ");
 }
 
+function isBlackMaria() {
+  return $("game").value === "black-maria";
+}
+
 function maxPlayers() {
+  if (isBlackMaria()) return 7;
   return Number($("r-hand_size").value) === 5 ? 6 : 8;
+}
+
+/** Show the options of the chosen game: Mustamaija's rules and match, or Black Maria's (3-7 players, B7, B8). */
+function onGame() {
+  const bm = isBlackMaria();
+  $("bm-options").hidden = !bm;
+  for (const id of ["preset", "match-kind", "match-count"]) $(id).closest("label").hidden = bm;
+  $("rules-summary").hidden = bm;
+  $("rule-options").hidden = bm;
+  refreshPlayers();
 }
 
 function refreshPlayers() {
@@ -85,8 +107,8 @@ function refreshPlayers() {
   const keep = Number(select.value) || 4;
   const top = maxPlayers();
   select.replaceChildren();
-  for (let n = 2; n <= top; n++) select.add(new Option(`${n} players`, String(n)));
-  select.value = String(Math.min(keep, top));
+  for (let n = isBlackMaria() ? 3 : 2; n <= top; n++) select.add(new Option(`${n} players`, String(n)));
+  select.value = String(Math.max(Math.min(keep, top), isBlackMaria() ? 3 : 2));
   refreshSeats();
 }
 
@@ -96,8 +118,12 @@ function refreshSummary() {
 
 function levelOptions(select, chosen) {
   select.replaceChildren();
-  for (const l of levels) select.add(new Option(`Bot: ${l.label}`, `bot:${l.level}`));
-  for (const spec of botSpecs) select.add(new Option(`Bot: ${spec}`, `bot:${spec}`));
+  if (isBlackMaria()) {
+    for (const l of bmLevels) select.add(new Option(`Bot: ${l.level} · ${l.label}`, `bot:${l.level}`));
+  } else {
+    for (const l of levels) select.add(new Option(`Bot: ${l.label}`, `bot:${l.level}`));
+    for (const spec of botSpecs) select.add(new Option(`Bot: ${spec}`, `bot:${spec}`));
+  }
   select.add(new Option("Open seat for a friend", "person"));
   select.value = chosen;
 }
@@ -153,6 +179,25 @@ function createBody() {
   for (let s = 1; s < n; s++) {
     const choice = seatChoices[s] || "bot:medium";
     seats.push(choice === "person" ? { kind: "person" } : { kind: "bot", bot: choice.slice(4) });
+  }
+  if (isBlackMaria()) {
+    const end = $("bm-end").value;
+    const body = {
+      game: "black-maria",
+      players: n,
+      seats,
+      rules: { allow_renege: $("bm-renege").checked, hands: null, target_score: null },
+      private: document.querySelector('input[name="visibility"]:checked').value === "private",
+      hints: $("hints").checked,
+      sit: true,
+      player_name: name || "Player",
+    };
+    body.rules[end] = Number($("bm-count").value) || (end === "hands" ? 1 : 50);
+    const takeover = $("takeover").value.trim();
+    if (takeover !== "") body.takeover_after = Number(takeover);
+    const tableName = $("table-name").value.trim();
+    if (tableName) body.name = tableName;
+    return body;
   }
   const preset = $("preset").value;
   const count = Number($("match-count").value) || 1;
@@ -229,8 +274,10 @@ function tableItem(meta, { join }) {
   title.textContent = meta.name || `Table ${meta.id.slice(0, 6)}`;
   const sub = document.createElement("div");
   sub.className = "meta";
-  const length = meta.match.max_losses ? `to ${meta.match.max_losses} losses` : `${meta.match.deals} deals`;
-  sub.textContent = `${meta.players} players · ${meta.preset || "custom"} · ${length}`
+  const bm = meta.game === "black-maria";
+  const length = bm ? (meta.match.hands ? `${meta.match.hands} hands` : `to ${meta.match.target_score} points`)
+    : meta.match.max_losses ? `to ${meta.match.max_losses} losses` : `${meta.match.deals} deals`;
+  sub.textContent = `${meta.players} players · ${bm ? "Black Maria" : meta.preset || "custom"} · ${length}`
     + (meta.status === "playing" ? ` · deal ${meta.match.played + 1}` : "");
   info.append(title, sub);
   const actions = document.createElement("div");
@@ -358,6 +405,7 @@ async function init() {
     const bots = await api("/api/bots");
     levels = bots.levels;
     botSpecs = bots.bots.filter((b) => b !== "open-hand" && !levels.some((l) => l.spec === b));
+    if (bots.black_maria) bmLevels = bots.black_maria.levels;
   } catch {
     levels = FALLBACK_LEVELS;
   }
@@ -365,6 +413,12 @@ async function init() {
   $("preset").addEventListener("change", onPreset);
   for (const input of Object.values(ruleInputs())) input.addEventListener("change", onRuleChange);
   $("players").addEventListener("change", refreshSeats);
+  $("game").addEventListener("change", onGame);
+  $("bm-end").addEventListener("change", () => {
+    const hands = $("bm-end").value === "hands";
+    $("bm-count-label").textContent = hands ? "Hands" : "Target score";
+    $("bm-count").value = hands ? "4" : "50";
+  });
   $("match-kind").addEventListener("change", () => {
     const deals = $("match-kind").value === "deals";
     $("match-count-label").textContent = deals ? "Deals" : "Losses that end the match";

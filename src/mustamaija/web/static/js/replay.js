@@ -29,12 +29,51 @@ function show(replay, title, fileName) {
   replay.frames.forEach((f, i) => {
     const li = el("li");
     li.dataset.index = String(i);
-    li.textContent = f.action ? `${i}. ${describeAction(stripSeat(f.action), who[f.action.seat], facts(i)).text}` : "The deal";
+    li.textContent = !f.action ? "The deal" : replay.game === "black-maria" ? `${i}. ${bmText(f, who)}`
+      : `${i}. ${describeAction(stripSeat(f.action), who[f.action.seat], facts(i)).text}`;
     li.addEventListener("click", () => go(i));
     list.append(li);
   });
   document.body.dataset.frames = String(replay.frames.length);
   go(0);
+}
+
+/** Return a Black Maria action in words: "Ann passes 3♠ Q♥ 2♣" or "Ann plays Q♠". */
+function bmText(f, who) {
+  const a = f.action;
+  return a.pass ? `${who[a.seat]} passes ${a.pass.map(symbol).join(" ")}` : `${who[a.seat]} plays ${symbol(a.play)}`;
+}
+
+/** Draw a Black Maria frame: the trick, hearts, points, and every hand (RULES.md Part 2). */
+function renderBlackMaria(r, f, who) {
+  $("frame-text").textContent = f.action ? bmText(f, who) + (f.finished && view.index === r.frames.length - 1
+    ? `. Points: ${f.points.map((p, s) => `${who[s]} ${p}`).join(", ")}.` : "") : "The deal: every hand as dealt";
+  for (const id of ["r-talon", "r-discard"]) $(id).replaceChildren();
+  const marker = $("r-trump");
+  marker.replaceChildren(el("span", "", f.hearts_broken ? "♥ hearts broken" : "♥ hearts not broken"));
+  const box = $("r-battle");
+  box.replaceChildren();
+  const before = r.frames[view.index - 1];
+  // A play that completes a trick clears it: show the finished trick from the frame before plus this card.
+  let trick = f.trick;
+  if (f.action && f.action.play && !f.trick.length && before) trick = [...before.trick, f.action.play];
+  trick.forEach((c) => box.append(cardEl(c)));
+  box.classList.toggle("empty-table", !trick.length);
+  box.dataset.empty = f.phase === "pass" ? "Passing" : "No cards on the table";
+  const hands = $("r-hands");
+  hands.replaceChildren();
+  f.hands.forEach((hand, seat) => {
+    const row = el("div", "replay-seat");
+    if (f.to_act === seat) row.classList.add("to-act");
+    const head = el("div");
+    head.append(el("strong", "", who[seat]));
+    head.append(el("div", "muted", `${hand.length} cards · ${f.tricks[seat]} tricks · ${f.points[seat]} points`));
+    if (f.passed[seat]) head.append(el("div", "muted", `passed ${f.passed[seat].map(symbol).join(" ")}`));
+    const cards = el("div", "cards");
+    sortHand(hand, null).forEach((c) => cards.append(cardEl(c)));
+    row.append(head, cards);
+    hands.append(row);
+  });
 }
 
 function stripSeat(action) {
@@ -79,6 +118,11 @@ function render() {
   $("slider").value = String(view.index);
   $("counter").textContent = `${view.index} / ${r.frames.length - 1}`;
   document.body.dataset.index = String(view.index);
+  if (r.game === "black-maria") {
+    renderBlackMaria(r, f, who);
+    markCurrent();
+    return;
+  }
   const text = f.action ? describeAction(stripSeat(f.action), who[f.action.seat], facts(view.index)).text : "The deal: every hand as dealt";
   $("frame-text").textContent = f.phase === "over" && view.index === r.frames.length - 1
     ? `${text}. ${f.stopped ? "The deal was stopped unfinished." : `${who[f.loser]} is left holding Maija.`}`
@@ -95,6 +139,10 @@ function render() {
   } else trump.append(el("span", "muted", "No trumps yet"));
   renderBattle(f);
   renderHands(f, who);
+  markCurrent();
+}
+
+function markCurrent() {
   const list = $("action-list");
   for (const li of list.children) {
     const current = Number(li.dataset.index) === view.index;
@@ -203,7 +251,8 @@ async function loadTableDeal(tableId, deal) {
   back.href = `/t/${tableId}`;
   try {
     const replay = await api(`/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/replay`);
-    show(replay, `Table ${tableId.slice(0, 6)} · deal ${deal}`, `mustamaija-${tableId}-deal-${deal}.json`);
+    const game = replay.game === "black-maria" ? "black-maria" : "mustamaija";
+    show(replay, `Table ${tableId.slice(0, 6)} · ${game === "black-maria" ? "hand" : "deal"} ${deal}`, `${game}-${tableId}-deal-${deal}.json`);
   } catch (e) {
     $("frame-text").textContent = `This deal cannot be shown: ${e.message}`;
     $("import-panel").hidden = false;

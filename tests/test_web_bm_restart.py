@@ -1,0 +1,95 @@
+"""A real ``mustamaija serve`` killed with SIGKILL in the middle of Black Maria hands continues them when started again."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from mustamaija.blackmaria.record import Record
+from mustamaija.web.testing import ServerProcess
+
+
+def call(base: str, method: str, path: str, body: object = None, token: str | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path.lstrip("/"), data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def state(base: str, table: str, token: str | None = None) -> dict[str, Any]:
+    return call(base, "GET", f"/api/tables/{table}/state", token=token)  # type: ignore[no-any-return]
+
+
+def act_first(base: str, table: str, token: str) -> int:
+    """Pass the first cards of the hand, or play the first legal card; return the new version."""
+    body = state(base, table, token)
+    legal = body["state"]["legal"]
+    action = {"pass": legal["cards"][: legal["count"]]} if legal["kind"] == "pass" else {"play": legal["cards"][0]}
+    answer = call(base, "POST", f"/api/tables/{table}/actions", {"version": body["table"]["version"], "action": action}, token)
+    return int(answer["version"])
+
+
+def wait(predicate: Any, what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def my_turn(base: str, table: str, token: str) -> bool:
+    body = state(base, table, token)
+    return bool(body["state"] and body["state"]["legal"])
+
+
+def without_presence(body: dict[str, Any]) -> dict[str, Any]:
+    table = {k: v for k, v in body["table"].items() if k != "seats"}
+    seats = [{k: v for k, v in s.items() if k not in ("online", "gone_for")} for s in body["table"]["seats"]]
+    return {"table": table, "seats": seats, "state": body["state"], "seq": body["seq"]}
+
+
+def test_black_maria_tables_continue_from_their_last_accepted_action(tmp_path: Path) -> None:
+    db = tmp_path / "web.sqlite3"
+    first = ServerProcess(db, bot_pace=0.02).start()
+    try:
+        url = first.url
+        # A: a person and three bots, in the middle of the first hand (passes made, tricks under way).
+        answer = call(url, "POST", "/api/tables", {"game": "black-maria", "players": 4, "rules": {"hands": 2},
+                                                   "seats": [{"kind": "person"}] + [{"kind": "bot", "bot": "easy"}] * 3})
+        a, a_token = answer["table"]["id"], answer["token"]
+        for _ in range(4):
+            wait(lambda: my_turn(url, a, a_token), "the person's turn at A")
+            act_first(url, a, a_token)
+        wait(lambda: my_turn(url, a, a_token), "the person's turn at A")
+        # B: heuristic bots only, a long game while the server is killed.
+        b = call(url, "POST", "/api/tables", {"game": "black-maria", "players": 3, "rules": {"hands": 50}, "sit": False,
+                                             "seats": [{"kind": "bot", "bot": "medium"}] * 3})["table"]["id"]
+        wait(lambda: call(url, "GET", f"/api/tables/{b}")["table"]["version"] >= 60, "the bots at B")
+        before_a = without_presence(state(url, a, a_token))
+        seen_b = call(url, "GET", f"/api/tables/{b}")["table"]["version"]
+    finally:
+        first.kill()
+    assert first.proc is not None and first.proc.returncode == -9
+    assert before_a["state"]["phase"] == "play" and before_a["state"]["actions"] >= 4 + 3
+
+    with ServerProcess(db, bot_pace=0.0) as second:
+        url = second.url
+        # A waits for its person exactly where it was (hand, received cards, trick, totals); then the bots resume.
+        assert without_presence(state(url, a, a_token)) == before_a
+        version = act_first(url, a, a_token)
+        wait(lambda: state(url, a)["table"]["version"] > version, "the bots at A to resume")
+        # B kept every action it announced, its finished hands replay, and its bots resume.
+        meta = call(url, "GET", f"/api/tables/{b}")["table"]
+        assert meta["version"] >= seen_b and meta["game"] == "black-maria"
+        assert meta["match"]["totals"] == [sum(r["points"][s] for r in meta["match"]["results"]) for s in range(3)]
+        wait(lambda: call(url, "GET", f"/api/tables/{b}")["table"]["version"] > meta["version"] + 10, "the bots at B")
+        finished = [d for d in call(url, "GET", f"/api/tables/{b}/deals")["deals"] if d["finished"]]
+        assert finished
+        for deal in finished:
+            record = Record.from_json(call(url, "GET", f"/api/tables/{b}/deals/{deal['deal']}/record"))
+            assert record.replay().points() == deal["points"]
