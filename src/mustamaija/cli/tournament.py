@@ -1,4 +1,4 @@
-"""``mustamaija tournament``: bots play duplicate deals with seat rotation; loss rates with intervals.
+"""``mustamaija tournament``: bots play duplicate deals with seat rotation; loss rates (or points) with intervals.
 
 ``--bots`` lists one bot spec per seat, separated by commas. A spec is a
 registered bot name, optionally with factory parameters separated by colons
@@ -10,6 +10,11 @@ registered bot name, optionally with factory parameters separated by colons
 local Ray instance, with the same results (docs/research.md)::
 
     mustamaija tournament --bots ismcts,heuristic*3 --deals 5000 --backend ray --address auto
+
+``--game black-maria`` plays Black Maria hands instead (its own bots and
+rules) and reports each bot's average penalty points per hand::
+
+    mustamaija tournament --game black-maria --players 4 --bots heuristic,random*3 --deals 2000
 """
 
 from __future__ import annotations
@@ -28,18 +33,25 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     """Register the subcommand."""
     p = sub.add_parser(
         "tournament",
-        help="let bots play duplicate deals with seat rotation and report loss rates with 95%% intervals",
+        help="let bots play duplicate deals with seat rotation and report loss rates (Black Maria: penalty points) "
+        "with 95%% intervals",
         description="Every deal is played once per rotation of the lineup through the seats, with the same deck "
         "(duplicate deals). Bot specs: NAME or NAME:key=value:key=value, one per seat, separated by commas; "
-        "SPEC*K repeats a spec K times. Known bots: random, heuristic, and any registered by other modules.",
+        "SPEC*K repeats a spec K times. Known Mustamaija bots: random, heuristic, and any registered by other "
+        "modules; Black Maria bots: random, heuristic, pimc:samples=N. With --game black-maria every game is one "
+        "hand and each bot's figure is its average penalty points per hand.",
     )
+    p.add_argument("--game", choices=["mustamaija", "black-maria"], default="mustamaija",
+                   help="the game to play (default mustamaija)")
     p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
     p.add_argument("--bots", default=None,
                    help="comma-separated bot specs, one per seat (default: heuristic, then random in the other seats)")
     rules = p.add_mutually_exclusive_group()
-    rules.add_argument("--preset", choices=list(PRESETS), default=None, help="rule preset (default standard)")
+    rules.add_argument("--preset", choices=list(PRESETS), default=None,
+                       help="Mustamaija rule preset (default standard)")
     rules.add_argument("--rules", metavar="JSON", default=None,
-                       help="a rule set as a JSON object, or the name of a file holding one")
+                       help="a rule set as a JSON object, or the name of a file holding one "
+                       "(Black Maria keys: target_score, hands, allow_renege)")
     p.add_argument("--deals", type=int, default=200, help="number of deals, each played once per rotation (default 200)")
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     p.add_argument("--jobs", type=int, default=1,
@@ -52,7 +64,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--no-rotate", action="store_true", help="play each deal once, with the lineup as given")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--out", metavar="DIR", default=None, help="write every game as a record file into DIR")
-    p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the loss rates with their intervals (needs matplotlib)")
+    p.add_argument("--plot", metavar="FILE.png", default=None,
+                   help="draw the loss rates (Black Maria: points per hand) with their intervals (needs matplotlib)")
     p.set_defaults(run=run)
 
 
@@ -72,10 +85,7 @@ def _lineup(text: str | None, players: int) -> list[str]:
     return out
 
 
-def _rules(args: argparse.Namespace) -> tuple[Rules, str | None]:
-    if args.rules is None:
-        name = args.preset or "standard"
-        return Rules.preset(name), name
+def _rules_json(args: argparse.Namespace) -> Any:
     text = args.rules.strip()
     if not text.startswith("{"):
         try:
@@ -87,7 +97,14 @@ def _rules(args: argparse.Namespace) -> tuple[Rules, str | None]:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
         raise MustamaijaError(f"--rules: not valid JSON: {e}") from None
-    return Rules.from_json(obj), None
+    return obj
+
+
+def _rules(args: argparse.Namespace) -> tuple[Rules, str | None]:
+    if args.rules is None:
+        name = args.preset or "standard"
+        return Rules.preset(name), name
+    return Rules.from_json(_rules_json(args)), None
 
 
 class _Bar:
@@ -116,14 +133,16 @@ class _Bar:
 
 def run(args: argparse.Namespace) -> int:
     """Run the tournament and print its report."""
-    from ..tournament.report import plot_loss_rates, table_lines
-    from ..tournament.runner import TournamentSettings, run_tournament
-
-    rules, preset = _rules(args)
     if args.jobs < 1:
         raise MustamaijaError(f"--jobs must be at least 1, not {args.jobs}")
     if args.address is not None and args.backend != "ray":
         raise MustamaijaError("--address needs --backend ray")
+    if args.game == "black-maria":
+        return _run_black_maria(args)
+    from ..tournament.report import plot_loss_rates, table_lines
+    from ..tournament.runner import TournamentSettings, run_tournament
+
+    rules, preset = _rules(args)
     settings = TournamentSettings(
         players=args.players, bots=tuple(_lineup(args.bots, args.players)), rules=rules, deals=args.deals,
         seed=args.seed, rotate=not args.no_rotate, preset=preset,
@@ -150,6 +169,47 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(obj))
     else:
         for line in table_lines(result):
+            print(line)
+        if args.out:
+            print(f"records written to {args.out}")
+        if args.plot:
+            print(f"plot written to {args.plot}")
+    return 0
+
+
+def _run_black_maria(args: argparse.Namespace) -> int:
+    """Run a Black Maria tournament and print its report (points per hand instead of loss rates)."""
+    from ..blackmaria.rules import Rules as BlackMariaRules
+    from ..players.registry import make_bot
+    from ..tournament.blackmaria import BlackMariaSettings, run_black_maria_tournament
+    from ..tournament.points_report import plot_points, points_table_lines
+
+    if args.preset is not None:
+        raise MustamaijaError("--preset names a Mustamaija rule set; for Black Maria give --rules JSON")
+    rules = BlackMariaRules() if args.rules is None else BlackMariaRules.from_json(_rules_json(args))
+    settings = BlackMariaSettings(
+        players=args.players, bots=tuple(_lineup(args.bots, args.players)), rules=rules, deals=args.deals,
+        seed=args.seed, rotate=not args.no_rotate,
+    )
+    for spec in dict.fromkeys(settings.bots):  # A bad spec fails before any process starts.
+        make_bot(spec, 0, game="black-maria")
+    progress = _Bar() if sys.stderr.isatty() else None
+    result = run_black_maria_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress,
+                                        backend=args.backend, address=args.address)
+    if args.plot:
+        try:
+            plot_points(result, args.plot)
+        except ImportError:
+            raise MustamaijaError("--plot needs matplotlib: pip install 'mustamaija[plot]'") from None
+    if args.json:
+        obj: dict[str, Any] = result.to_json()
+        if args.out:
+            obj["out"] = args.out
+        if args.plot:
+            obj["plot"] = args.plot
+        print(json.dumps(obj))
+    else:
+        for line in points_table_lines(result):
             print(line)
         if args.out:
             print(f"records written to {args.out}")

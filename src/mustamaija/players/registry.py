@@ -29,6 +29,20 @@ A player whose attribute ``sees_all`` is true is an *open-hand* bot (an upper
 bound for experiments, never a fair player): game drivers such as the
 tournament call its ``act_open(state)`` with the true state instead of
 ``act(view)``.
+
+Each game has its own bots, since a bot reads one game's views. The
+functions take ``game`` (:data:`GAMES`; ``"mustamaija"`` by default); Black
+Maria's bots come from :mod:`mustamaija.blackmaria.players`, whose specs
+(``random``, ``heuristic``, ``pimc:samples=N``) are read the same way:
+
+>>> bot_names(game="black-maria")
+['heuristic', 'pimc', 'random']
+>>> make_bot("pimc:samples=8", seed=2, game="black-maria").samples
+8
+>>> make_bot("heuristic", seed=1, game="hearts")
+Traceback (most recent call last):
+...
+mustamaija.errors.MustamaijaError: unknown game 'hearts' (known games: mustamaija, black-maria)
 """
 
 from __future__ import annotations
@@ -36,12 +50,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal, overload
 
 from ..errors import MustamaijaError
 from .base import Player
 
+if TYPE_CHECKING:
+    from ..blackmaria.players import Player as BlackMariaPlayer
+
 __all__ = [
+    "GAMES",
     "PLUGIN_MODULES",
     "BotFactory",
     "BotSpec",
@@ -55,6 +73,9 @@ __all__ = [
 
 BotFactory = Callable[[Mapping[str, Any], int], Player]
 """A function of (parameters, seed) returning a fresh player."""
+
+GAMES: Final = ("mustamaija", "black-maria")
+"""The games bots are registered for; ``"mustamaija"`` is the default everywhere."""
 
 PLUGIN_MODULES: Final = ("mustamaija.search.ismcts",)
 """Modules imported on the first look-up, in which other bots register themselves (missing ones are skipped)."""
@@ -88,14 +109,34 @@ def _load_plugins() -> None:
             _plugin_errors[module] = f"{type(e).__name__}: {e}"
 
 
-def bot_names() -> list[str]:
-    """Return the registered bot names, sorted."""
+def _check_game(game: str) -> bool:
+    """Return whether ``game`` is Black Maria; raise for a game that has no bots."""
+    if game not in GAMES:
+        raise MustamaijaError(f"unknown game {game!r} (known games: {', '.join(GAMES)})")
+    return game == "black-maria"
+
+
+_BLACK_MARIA_DESCRIPTIONS: Final = {
+    "random": "a uniformly random legal card",
+    "heuristic": "the strategy notes of RULES.md Part 2: pass and play by rules of thumb",
+    "pimc": "Perfect Information Monte Carlo over sampled deals, finished by the heuristic (samples=N)",
+}
+
+
+def bot_names(game: str = "mustamaija") -> list[str]:
+    """Return the names of the bots registered for ``game``, sorted."""
+    if _check_game(game):
+        from ..blackmaria.players import BOTS
+
+        return sorted(BOTS)
     _load_plugins()
     return sorted(_FACTORIES)
 
 
-def bot_description(name: str) -> str:
-    """Return the one-line description a bot was registered with."""
+def bot_description(name: str, game: str = "mustamaija") -> str:
+    """Return the one-line description of a bot of ``game`` ("" for an unknown name)."""
+    if _check_game(game):
+        return _BLACK_MARIA_DESCRIPTIONS.get(name.removeprefix("bm-"), "")
     _load_plugins()
     return _FACTORIES[name][1] if name in _FACTORIES else ""
 
@@ -153,10 +194,25 @@ def parse_bot_spec(text: str) -> BotSpec:
     return BotSpec(name.strip(), params)
 
 
-def make_bot(spec: str | BotSpec, seed: int) -> Player:
-    """Return a fresh player for a spec (a :class:`BotSpec` or its text), seeded with ``seed``."""
+@overload
+def make_bot(spec: str | BotSpec, seed: int) -> Player: ...
+@overload
+def make_bot(spec: str | BotSpec, seed: int, game: Literal["mustamaija"]) -> Player: ...
+@overload
+def make_bot(spec: str | BotSpec, seed: int, game: Literal["black-maria"]) -> BlackMariaPlayer: ...
+@overload
+def make_bot(spec: str | BotSpec, seed: int, game: str) -> Player | BlackMariaPlayer: ...
+
+
+def make_bot(spec: str | BotSpec, seed: int, game: str = "mustamaija") -> Player | BlackMariaPlayer:
+    """Return a fresh player of ``game`` for a spec (a :class:`BotSpec` or its text), seeded with ``seed``.
+
+    A Mustamaija player reads Mustamaija views, a Black Maria player Black Maria views; the two never mix.
+    """
     if isinstance(spec, str):
         spec = parse_bot_spec(spec)
+    if _check_game(game):
+        return _make_black_maria_bot(spec, seed)
     _load_plugins()
     entry = _FACTORIES.get(spec.name)
     if entry is None:
@@ -169,6 +225,12 @@ def make_bot(spec: str | BotSpec, seed: int) -> Player:
         if isinstance(e, MustamaijaError):
             raise
         raise MustamaijaError(f"bot {str(spec)!r}: {e}") from None
+
+
+def _make_black_maria_bot(spec: BotSpec, seed: int) -> BlackMariaPlayer:
+    from ..blackmaria.players import make_bot as bm_make_bot
+
+    return bm_make_bot(str(spec), seed=seed)
 
 
 def sees_all(player: object) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ __all__ = [
     "deal_seed",
     "play_game",
     "play_game_record",
+    "run_games",
     "run_tournament",
 ]
 
@@ -84,6 +85,14 @@ class TournamentSettings:
     def rotations(self) -> int:
         """Return the number of games each deal is played: every seat rotation, or one."""
         return self.players if self.rotate else 1
+
+    def play_record(self, index: int, rotation: int, with_record: bool) -> tuple[GameResult, str | None]:
+        """Play one game (:func:`play_game_record`); this is what the backends call."""
+        return play_game_record(self, index, rotation, with_record)
+
+    def record_name(self, index: int, rotation: int) -> str:
+        """Return the file name of a game's record (:func:`record_name`)."""
+        return record_name(self, index, rotation)
 
     def to_json(self) -> dict[str, Any]:
         """Return the settings as a JSON object."""
@@ -173,10 +182,6 @@ def record_name(settings: TournamentSettings, index: int, rotation: int) -> str:
     """Return the file name of a game's record; names sort in play order."""
     width = max(6, len(str(settings.deals - 1)))
     return f"deal-{index:0{width}d}-rot-{rotation}.json"
-
-
-def _play_deals(settings: TournamentSettings, indices: Sequence[int], out_dir: str | None) -> list[GameResult]:
-    return [play_game(settings, i, r, out_dir) for i in indices for r in range(settings.rotations)]
 
 
 @dataclass
@@ -315,6 +320,14 @@ def run_tournament(settings: TournamentSettings, jobs: int = 1, out_dir: str | o
     called as deals complete. The results are the same whatever the backend
     and ``jobs`` are.
     """
+    games, elapsed = run_games(settings, jobs, out_dir, progress, backend, address)
+    return TournamentResult(settings, games, elapsed)
+
+
+def run_games(settings: Any, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
+              progress: ProgressFn | None = None, backend: str = "local",
+              address: str | None = None) -> tuple[list[Any], float]:
+    """Play every game of ``settings`` (a :class:`~.backends.Games`) on a backend; return them in order and the seconds taken."""
     from .backends import get_backend
 
     run = get_backend(backend)
@@ -326,4 +339,4 @@ def run_tournament(settings: TournamentSettings, jobs: int = 1, out_dir: str | o
         os.makedirs(out, exist_ok=True)
     games = run(settings, jobs=jobs, out_dir=out, progress=progress, address=address)
     games.sort(key=lambda g: (g.deal, g.rotation))
-    return TournamentResult(settings, games, time.perf_counter() - start)
+    return games, time.perf_counter() - start

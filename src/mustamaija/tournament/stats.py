@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["Z95", "PairedDifference", "normal_two_sided_p", "paired_difference", "wilson_interval"]
+__all__ = ["Z95", "MeanInterval", "PairedDifference", "mean_interval", "normal_two_sided_p", "paired_difference",
+           "wilson_interval"]
 
 Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -97,3 +98,32 @@ def paired_difference(a: Sequence[float], b: Sequence[float], z: float = Z95) ->
         p = 1.0 if mean == 0.0 else 0.0
         return PairedDifference(n, mean, 0.0, mean, mean, p)
     return PairedDifference(n, mean, se, mean - z * se, mean + z * se, normal_two_sided_p(mean / se))
+
+
+@dataclass(frozen=True)
+class MeanInterval:
+    """The mean of ``units`` measurements with its normal 95% interval (unbounded with fewer than two)."""
+
+    units: int
+    mean: float
+    ci_low: float
+    ci_high: float
+
+
+def mean_interval(xs: Sequence[float], z: float = Z95) -> MeanInterval:
+    """Return the mean of independent measurements (such as per-deal averages) with its normal 95% interval.
+
+    >>> m = mean_interval([10.0, 12.0, 14.0])
+    >>> m.mean, round(m.ci_low, 4), round(m.ci_high, 4)
+    (12.0, 9.7368, 14.2632)
+    >>> mean_interval([]).units, mean_interval([3.0]).ci_high
+    (0, inf)
+    """
+    n = len(xs)
+    if n == 0:
+        return MeanInterval(0, 0.0, -math.inf, math.inf)
+    mean = sum(xs) / n
+    if n < 2:
+        return MeanInterval(n, mean, -math.inf, math.inf)
+    half = z * math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
+    return MeanInterval(n, mean, mean - half, mean + half)
