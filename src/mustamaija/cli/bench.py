@@ -39,8 +39,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="comma-separated sections: engine, bots, search, solver, adapters (default engine)")
     p.add_argument("--all", action="store_true", help="run every section")
     p.add_argument("--solver-count", type=int, default=20, help="positions per size in the solver section (default 20)")
-    p.add_argument("--solver-sizes", default="8+8,10+10,12+12,3+3+3,4+4+4",
-                   help="hand sizes of the solver section's positions (default 8+8,10+10,12+12,3+3+3,4+4+4)")
+    p.add_argument("--solver-sizes", default="8+8,10+10,12+12,3+3+3",
+                   help="hand sizes of the solver section's positions (default 8+8,10+10,12+12,3+3+3)")
     p.set_defaults(run=run)
 
 
