@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -32,9 +31,9 @@ from typing import Any, Final
 from ..blackmaria.record import Record
 from ..blackmaria.rules import Rules, check_players
 from ..blackmaria.state import State
-from ..errors import IllegalActionError, MustamaijaError
+from ..errors import MustamaijaError
 from ..players.registry import make_bot, parse_bot_spec
-from .runner import ProgressFn, bot_seed, deal_seed, run_games
+from .runner import ProgressFn, bot_seed, deal_seed, play_out, record_text, run_games
 from .stats import mean_interval, paired_difference
 
 __all__ = [
@@ -118,30 +117,11 @@ def play_hand_record(settings: BlackMariaSettings, index: int, rotation: int,
     position_of = [(s - rotation) % n for s in range(n)]
     players = [make_bot(specs[position_of[s]], bot_seed(settings.seed, index, rotation, position_of[s]), game=GAME)
                for s in range(n)]
-    decisions = [0] * n
-    seconds = [0.0] * n
-    clock = time.process_time  # CPU time of this worker: a busy machine disturbs it little.
-    while not state.is_over:
-        seat = state.to_act
-        t0 = clock()
-        step = players[seat].act(state.view(seat))
-        seconds[position_of[seat]] += clock() - t0
-        decisions[position_of[seat]] += 1
-        try:
-            state.apply(step)
-        except IllegalActionError as e:
-            raise MustamaijaError(
-                f"bot {specs[position_of[seat]]!r} in seat {seat} chose an illegal step {step!r} "
-                f"in deal {index} (seed {dseed}), rotation {rotation}: {e}"
-            ) from None
-    text = None
-    if with_record:
-        record = Record.from_state(state, bots=[specs[position_of[s]] for s in range(n)], seed=dseed,
-                                   tournament={"seed": settings.seed, "deal": index, "rotation": rotation})
-        text = record.dumps()
+    decisions, seconds = play_out(state, lambda seat: players[seat].act(state.view(seat)), specs, position_of,
+                                  index, dseed, rotation)
+    text = record_text(Record, state, specs, position_of, settings.seed, index, dseed, rotation) if with_record else None
     points = state.points()
-    return HandResult(index, rotation, tuple(points[(p + rotation) % n] for p in range(n)),
-                      tuple(decisions), tuple(seconds)), text
+    return HandResult(index, rotation, tuple(points[(p + rotation) % n] for p in range(n)), decisions, seconds), text
 
 
 def _finite(x: float) -> float | None:

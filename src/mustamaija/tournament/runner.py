@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,14 +144,35 @@ def play_game_record(settings: TournamentSettings, index: int, rotation: int,
     position_of = [(s - rotation) % n for s in range(n)]
     players = [make_bot(specs[position_of[s]], bot_seed(settings.seed, index, rotation, position_of[s])) for s in range(n)]
     open_hand = [sees_all(p) for p in players]
+
+    def act(seat: int) -> int:
+        player = players[seat]
+        return player.act_open(state.copy()) if open_hand[seat] else player.act(state.view(seat))  # type: ignore[attr-defined]
+
+    decisions, seconds = play_out(state, act, specs, position_of, index, dseed, rotation)
+    text = None
+    if with_record:
+        from ..formats.record import Record
+
+        text = record_text(Record, state, specs, position_of, settings.seed, index, dseed, rotation)
+    loser = position_of[state.loser] if state.loser >= 0 else None
+    return GameResult(index, rotation, loser, state.turns, decisions, seconds), text
+
+
+def play_out(state: Any, act: Callable[[int], int], specs: Sequence[str], position_of: Sequence[int],
+             index: int, dseed: int, rotation: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """Play ``state`` (of either game) to its end with ``act(seat)``; return decisions and CPU seconds by lineup position.
+
+    A bot's illegal step stops the tournament with an error naming the bot, the seat, the deal and the rotation.
+    """
+    n = len(position_of)
     decisions = [0] * n
     seconds = [0.0] * n
     clock = time.process_time  # CPU time of this worker: a busy machine disturbs it little.
     while not state.is_over:
         seat = state.to_act
-        player = players[seat]
         t0 = clock()
-        step = player.act_open(state.copy()) if open_hand[seat] else player.act(state.view(seat))  # type: ignore[attr-defined]
+        step = act(seat)
         seconds[position_of[seat]] += clock() - t0
         decisions[position_of[seat]] += 1
         try:
@@ -161,15 +182,15 @@ def play_game_record(settings: TournamentSettings, index: int, rotation: int,
                 f"bot {specs[position_of[seat]]!r} in seat {seat} chose an illegal step {step!r} "
                 f"in deal {index} (seed {dseed}), rotation {rotation}: {e}"
             ) from None
-    text = None
-    if with_record:
-        from ..formats.record import Record
+    return tuple(decisions), tuple(seconds)
 
-        record = Record.from_state(state, bots=[specs[position_of[s]] for s in range(n)], seed=dseed,
-                                   tournament={"seed": settings.seed, "deal": index, "rotation": rotation})
-        text = record.dumps()
-    loser = position_of[state.loser] if state.loser >= 0 else None
-    return GameResult(index, rotation, loser, state.turns, tuple(decisions), tuple(seconds)), text
+
+def record_text(record_cls: Any, state: Any, specs: Sequence[str], position_of: Sequence[int], seed: int,
+                index: int, dseed: int, rotation: int) -> str:
+    """Return the finished game as record JSON text (``record_cls`` is the game's ``Record``), with the tournament keys."""
+    record = record_cls.from_state(state, bots=[specs[position_of[s]] for s in range(len(position_of))], seed=dseed,
+                                   tournament={"seed": seed, "deal": index, "rotation": rotation})
+    return str(record.dumps())
 
 
 def write_record(out_dir: str | os.PathLike[str], name: str, text: str) -> None:
