@@ -14,16 +14,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
-import socket
-import threading
-import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 import websockets
 
 from mustamaija.blackmaria.actions import Pass, Play
@@ -31,46 +25,12 @@ from mustamaija.blackmaria.record import Record
 from mustamaija.blackmaria.rules import in_play
 from mustamaija.blackmaria.state import State
 from mustamaija.cards import card_name, cards_of
-from mustamaija.web import ServerConfig, create_app
-
-CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
+from web_live import cards_in, http, live_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("bm-leak") / "web.sqlite3"
-    config = ServerConfig(db_url=f"sqlite:///{db}", bot_pace=0.0, deal_pause=0.0, ws_rate=1000.0, http_burst=100000)
-    srv = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning", lifespan="on"))
-    sock = socket.create_server(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
-        time.sleep(0.02)
-    yield f"127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(15)
-
-
-def http(base: str, method: str, path: str, body: object = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"http://{base}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
-
-
-def cards_in(obj: object) -> set[str]:
-    """Return every string in a JSON value that is a card name."""
-    if isinstance(obj, str):
-        return {obj} if CARD.match(obj) else set()
-    if isinstance(obj, dict):
-        return set().union(*(cards_in(k) | cards_in(v) for k, v in obj.items())) if obj else set()
-    if isinstance(obj, list):
-        return set().union(*(cards_in(v) for v in obj)) if obj else set()
-    return set()
+    yield from live_server(tmp_path_factory.mktemp("bm-leak") / "web.sqlite3")
 
 
 def knowledge(state: State, seat: int | None) -> int:
