@@ -44,7 +44,7 @@ import dataclasses
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from ..cards import QS, SUIT_MASKS
 from ..game import legality as L
@@ -52,7 +52,16 @@ from ..game.actions import DECLARE, STOP, Lead
 from ..game.state import State
 from ..game.view import View
 
-__all__ = ["ROLLOUT_WEIGHTS", "HeuristicPlayer", "Weights", "heuristic_step"]
+__all__ = [
+    "ROLLOUT_WEIGHTS",
+    "HeuristicPlayer",
+    "Plan",
+    "Weights",
+    "candidate_plans",
+    "heuristic_plan",
+    "heuristic_step",
+    "plan_step",
+]
 
 _ALL: Final = (1 << 52) - 1
 _QS_BIT: Final = 1 << QS
@@ -61,6 +70,9 @@ _SUIT: Final = tuple(c // 13 for c in range(52))
 _ABOVE: Final = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) & ~_QS_BIT for c in range(52))
 _BELOW: Final = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))
 _POP: Final = tuple(bin(i).count("1") for i in range(16))
+
+Plan: TypeAlias = int | tuple[tuple[int, int], ...]
+"""A whole planned action: a lead (a mask of cards) or a defence (``(led, beater)`` pairs, by led card)."""
 
 
 @dataclass(frozen=True)
@@ -102,12 +114,24 @@ class Weights:
     loop_turns: int = 300
 
 
+# The cards of every 13-bit suit pattern, per suit: _bits reads a hand four suits at a time (the hot spot of rollouts).
+_SUIT_BITS: Final = tuple(
+    tuple(tuple(13 * s + i for i in range(13) if m >> i & 1) for m in range(1 << 13)) for s in range(4)
+)
+
+
 def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    t = _SUIT_BITS
+    out = list(t[0][mask & 0x1FFF])
+    x = mask >> 13 & 0x1FFF
+    if x:
+        out += t[1][x]
+    x = mask >> 26 & 0x1FFF
+    if x:
+        out += t[2][x]
+    x = mask >> 39
+    if x:
+        out += t[3][x]
     return out
 
 
@@ -122,6 +146,7 @@ class _Ctx:
     __slots__ = (
         "alive",
         "attacker",
+        "bp",
         "circ",
         "decl",
         "defender",
@@ -163,6 +188,7 @@ class _Ctx:
     looping: bool
     circ: int
     alive: int
+    bp: dict[int, float]
     left: int
     right: int
     w: Weights
@@ -178,6 +204,7 @@ class _Ctx:
             right = (right - 1) % n
         self.left = left
         self.right = right
+        self.bp = {}  # _beat_prob of the defender per led card, shared by the candidate leads.
 
 
 def _ctx_from_view(view: View, w: Weights) -> _Ctx:
@@ -419,8 +446,11 @@ def _score_lead(ctx: _Ctx, lead: int, values: dict[int, float], two: bool) -> fl
     else:
         push = 0.0
         beat_all = 1.0
+        bp = ctx.bp
         for c in _bits(lead):
-            p = _beat_prob(ctx, c, d)
+            p = bp.get(c)
+            if p is None:
+                p = bp[c] = _beat_prob(ctx, c, d)
             push += 1.0 - p
             beat_all *= p
     if ctx.talon == 0:
@@ -634,3 +664,70 @@ def heuristic_step(state: State, rng: random.Random | None = None, weights: Weig
         return _lead_step(_plan_lead(ctx, rng if sel == 0 else None, False), sel)
     plan = _plan_defence(ctx, state.led)
     return _defence_step(plan, state.rem, state.hands[state.defender] & ~state.used, state.trump)
+
+
+# -- whole actions, for search ----------------------------------------------------------------------
+
+
+def _declare_now(state: State, ctx: _Ctx, weights: Weights) -> _Ctx:
+    d = _declare_step(ctx)
+    if d < 0:
+        return ctx
+    state._do_declare(d - DECLARE)
+    return _ctx_from_state(state, weights)
+
+
+def heuristic_plan(state: State, rng: random.Random | None = None, weights: Weights = ROLLOUT_WEIGHTS) -> Plan:
+    """Return the heuristic's whole action for ``state.to_act`` at the start of its action, from its hand and the public facts.
+
+    A declaration the heuristic would make is made on ``state`` first (V4), since it
+    comes before the lead or the defence. Search playouts apply the plan in one go.
+    """
+    ctx = _ctx_from_state(state, weights)
+    if ctx.decl:
+        ctx = _declare_now(state, ctx, weights)
+    if state.phase == 0:
+        return _plan_lead(ctx, rng, False)
+    return tuple(sorted(_plan_defence(ctx, state.led).items()))
+
+
+def candidate_plans(view: View, weights: Weights | None = None) -> tuple[list[Plan], Plan]:
+    """Return the whole actions worth searching at the start of ``view.seat``'s action, and the heuristic's choice among them.
+
+    Leads: the lowest cards of each suit, its highest cards, Q♠ alone or with her
+    spades, the spades without her, and the whole hand when that ends the deal
+    for the seat. Defences: beat none, then the best one, two, ... of the led
+    cards in the heuristic's order of gain. The heuristic's own choice is
+    always among them.
+
+    >>> from mustamaija import State
+    >>> v = State.from_seed(players=3, seed=5).view(1)
+    >>> plans, mine = candidate_plans(v)
+    >>> mine in plans and all(isinstance(p, int) for p in plans)
+    True
+    """
+    w = weights if weights is not None else Weights()
+    ctx = _ctx_from_view(view, w)
+    plans: list[Plan]
+    if view.phase == 0:
+        hand, limit = view.hand, view.limit
+        plans = list(_lead_candidates(hand, limit))
+        if view.talon_size == 0 and hand.bit_count() <= limit and _suits(hand) == 1 and hand not in plans:
+            plans.append(hand)
+        mine: Plan = _plan_lead(ctx, None, False)
+    else:
+        pairs = _max_beats(view.hand, view.led, view.trump)
+        values = _values(ctx, view.hand | view.led)
+        pairs.sort(key=lambda p: values[p[0]] + values[p[1]])
+        plans = list(dict.fromkeys(tuple(sorted(pairs[:k])) for k in range(len(pairs) + 1)))
+        mine = tuple(sorted(_plan_defence(ctx, view.led).items()))
+    if mine not in plans:
+        plans.append(mine)
+    return plans, mine
+
+
+def plan_step(plan: Plan, view: View) -> int:
+    """Return the next step of a whole planned action for ``view.seat`` (card by card, ``STOP`` to end)."""
+    if isinstance(plan, int):
+        return _lead_step(plan, view.sel)
+    return _defence_step(dict(plan), view.rem, view.hand & ~view.used, view.trump)

@@ -77,7 +77,7 @@ BotFactory = Callable[[Mapping[str, Any], int], Player]
 GAMES: Final = ("mustamaija", "black-maria")
 """The games bots are registered for; ``"mustamaija"`` is the default everywhere."""
 
-PLUGIN_MODULES: Final = ("mustamaija.search.ismcts",)
+PLUGIN_MODULES: Final = ("mustamaija.search.ismcts", "mustamaija.search.pimc")
 """Modules imported on the first look-up, in which other bots register themselves (missing ones are skipped)."""
 
 _FACTORIES: dict[str, tuple[BotFactory, str]] = {}
