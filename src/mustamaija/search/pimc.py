@@ -27,8 +27,10 @@ heuristic: a marriage is declared as soon as it is held.
 
 ``workers=k`` plays every round's playouts in ``k`` spawned processes
 (root parallelism: each process samples its own deals) and adds up the
-results. :class:`OpenHandPIMCPlayer` runs the same search on the true state
-(one deal, no sampling): an upper bound for experiments only.
+results. :class:`OpenHandPIMCPlayer` runs the same search on the true state:
+an upper bound for experiments only. Its one deal is known and the playouts
+are deterministic, so one playout of each candidate is its whole search
+(the budget is not used).
 
 >>> from mustamaija import State
 >>> s = State.from_seed(players=3, seed=5)
@@ -265,7 +267,13 @@ class _PIMCBase:
 
         start = _time.process_time()
         wall = _time.perf_counter()
-        best, stats = sequential_halving(run, len(plans), preferred, self.iters, self.time)
+        if isinstance(target, State):
+            # One true deal and deterministic playouts: one playout of every candidate is the whole search.
+            totals, _ = rollouts(target, plans, seat, 1, base)
+            stats = {a: (1, t) for a, t in enumerate(totals)}
+            best = max(range(len(plans)), key=lambda a: (totals[a], a == preferred, -a))
+        else:
+            best, stats = sequential_halving(run, len(plans), preferred, self.iters, self.time)
         self.stats = {
             "iterations": sum(n for n, _ in stats.values()),
             "seconds": _time.perf_counter() - wall,
