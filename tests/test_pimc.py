@@ -6,9 +6,8 @@ import pytest
 
 from mustamaija.cards import QS
 from mustamaija.game import PRESETS, STOP, Rules, State, sample_state
-from mustamaija.game.actions import DECLARE
+from mustamaija.game.actions import DECLARE, Lead
 from mustamaija.players import HeuristicPlayer, RandomPlayer
-from mustamaija.game.actions import Lead
 from mustamaija.players import heuristic as H
 from mustamaija.players.heuristic import Weights, candidate_plans, heuristic_plan, plan_step
 from mustamaija.players.registry import make_bot, sees_all
@@ -211,7 +210,7 @@ def test_sequential_halving_breaks_ties_for_the_preferred_arm() -> None:
 def test_rollouts_share_the_sampled_deals_between_candidates() -> None:
     s = State.from_seed(4, 9)
     v = s.view(s.to_act)
-    plans, mine = candidate_plans(v)
+    _, mine = candidate_plans(v)
     totals, used = rollouts(v, [mine, mine], v.seat or 0, 25, seed=3)
     assert used == 25 and totals[0] == totals[1]  # The same plan on the same deals: the same result.
     again, _ = rollouts(v, [mine], v.seat or 0, 25, seed=3)
