@@ -241,6 +241,7 @@ def test_bench_sections_search_and_solver(tmp_path: Path) -> None:
     obj = json.loads(r.stdout)
     assert obj["players"] == {}  # The engine section was not asked for.
     assert obj["search"]["ismcts_iterations_per_s"] > 0 and obj["search"]["ismcts_full_rollout_iterations_per_s"] > 0
+    assert obj["search"]["pimc_playouts_per_s"] > 0 and obj["search"]["pimc_playouts_per_s_2p"] > 0
     assert [row["size"] for row in obj["solver"]] == ["5+5", "2+2+2"]
     assert all(row["count"] == 2 and row["max_s"] >= row["median_s"] >= 0 for row in obj["solver"])
 

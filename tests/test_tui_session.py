@@ -321,7 +321,7 @@ def test_hint_searches_the_view_only_early() -> None:
 
 
 def test_bot_levels() -> None:
-    assert resolve_level("easy") == "random" and resolve_level("Expert") == "ismcts:time=2"
+    assert resolve_level("easy") == "random" and resolve_level("Expert") == "pimc:time=2"
     assert make_player("medium", 1).name == "heuristic"
     assert split_bots("easy,medium", 3) == ["easy", "medium"]
     with pytest.raises(MustamaijaError, match="unknown bot 'nobody'"):

@@ -17,8 +17,9 @@ candidate action:
 * **By sampling** otherwise: ``iters`` worlds are dealt from the view
   (:func:`~mustamaija.game.sampling.sample_state`, the cards the seat cannot
   see dealt uniformly over the places it cannot see into), every candidate
-  is played in each world and followed by a quick rollout with a simple
-  policy, the same random numbers for every candidate in a world (common
+  is played in each world and the deal is played out by the heuristic for
+  every seat (:func:`mustamaija.search.pimc.playout`, as the ``pimc``
+  search bot does), the same random numbers for every candidate in a world (common
   random numbers, so that differences between candidates are not noise from
   the worlds). The result is each candidate's expected loss rate with its
   standard error. Candidates are the legal leads, or the legal defences,
@@ -63,6 +64,7 @@ from .game.actions import Action, Beat, Declare, Lead, step_name
 from .game.sampling import sample_state
 from .game.state import DEFEND, LEAD, State
 from .game.view import View
+from .search.pimc import playout
 from .search.solver import Solver
 
 __all__ = ["DEFAULT_ITERS", "MAX_EXACT_MORE", "MAX_EXACT_TWO", "Candidate", "HintResult", "describe_candidates", "hint"]
@@ -515,7 +517,7 @@ def _sampled(view: View, iters: int, seconds: float | None, seed: int, max_candi
             t = world.copy()
             for a in acts:
                 t.play(a)
-            _rollout(t, random.Random(roll_seed))
+            playout(t, random.Random(roll_seed))
             losses[i] += t.loser == seat
         worlds += 1
     out = []
@@ -528,7 +530,7 @@ def _sampled(view: View, iters: int, seconds: float | None, seed: int, max_candi
     best = ranked[0]
     text = (f"Estimate: seat {seat} cannot see every card, so {worlds} worlds were dealt from its view "
             f"(the unseen cards at random) and {_count(len(ranked), 'candidate')} played out in every world "
-            f"with a quick rollout. Best: {best.words()}, loss rate {best.loss_rate:.2f} ± {best.stderr:.2f}"
+            f"by the heuristic for every seat. Best: {best.words()}, loss rate {best.loss_rate:.2f} ± {best.stderr:.2f}"
             + (f"; runner-up {ranked[1].words()}, {ranked[1].loss_rate:.2f} ± {ranked[1].stderr:.2f}" if len(ranked) > 1 else "")
             + "." + (f" ({dropped} further candidates were not tried.)" if dropped else ""))
     return HintResult(seat, "lead" if view.phase == LEAD else "defend", "sampled", False, ranked, text,
@@ -537,38 +539,6 @@ def _sampled(view: View, iters: int, seconds: float | None, seed: int, max_candi
 
 def _count(n: int, word: str) -> str:
     return f"the only {word} was" if n == 1 else f"each of the {n} {word}s was"
-
-
-def _rollout(st: State, rng: random.Random) -> None:
-    """Play the deal to its end with a quick, simple policy for every seat (all legal moves, chosen by ``rng``)."""
-    marriage = st.rules.trump == "marriage"
-    while not st.is_over:
-        seat = st.to_act
-        hand = st.hands[seat]
-        if marriage and st.declarer == -1:
-            decl = L.declarable_suits(st.rules, hand, st.declarer)
-            if decl and rng.random() < 0.5:
-                st.declare(rng.choice([s for s in range(4) if decl >> s & 1]))
-        if st.phase == LEAD:
-            suits = [s for s in range(4) if hand & SUIT_MASKS[s]]
-            cards = cards_of(hand & SUIT_MASKS[rng.choice(suits)])
-            k = 1 if rng.random() < 0.5 else min(len(cards), st.limit)
-            m = 0
-            for c in cards[:k]:
-                m |= 1 << c
-            st.lead(m)
-        else:
-            row = L.BEATERS[st.trump]
-            avail = hand
-            pairs: dict[int, int] = {}
-            for t in cards_of(st.led):
-                b = avail & row[t]
-                if b and rng.random() < 0.85:
-                    same = b & SUIT_MASKS[t // 13]
-                    pick = same & -same if same else b & -b
-                    pairs[t] = pick.bit_length() - 1
-                    avail &= ~pick
-            st.beat(pairs)
 
 
 # -- the search bot --------------------------------------------------------------------------------

@@ -120,13 +120,16 @@ def measure_bots(players: int, deals: int, rules: Rules, seed: int) -> dict[str,
 
 
 def measure_search(rules_name: str, seed: int) -> dict[str, float]:
-    """Return ISMCTS iterations per CPU second at the opening of 4-player deals, with the default and full rollouts."""
+    """Return search speeds per CPU second at the opening of deals: ISMCTS iterations (default and full rollouts), pimc playouts."""
     from ..search.ismcts import iterations_per_second
+    from ..search.pimc import playouts_per_second
 
     return {
         "ismcts_iterations_per_s": iterations_per_second(players=4, preset=rules_name, iters=3000, deals=5),
         "ismcts_full_rollout_iterations_per_s": iterations_per_second(players=4, preset=rules_name, iters=1000, deals=5,
                                                                       depth=0),
+        "pimc_playouts_per_s": playouts_per_second(players=4, preset=rules_name, iters=600, deals=5),
+        "pimc_playouts_per_s_2p": playouts_per_second(players=2, preset=rules_name, iters=600, deals=5),
     }
 
 
@@ -159,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
             m = result["search"]
             print(f"ISMCTS: {m['ismcts_iterations_per_s']:,.0f} iterations/s at the opening of a 4-player deal "
                   f"({m['ismcts_full_rollout_iterations_per_s']:,.0f} with rollouts to the end); target 3,000", flush=True)
+            print(f"pimc: {m['pimc_playouts_per_s']:,.0f} heuristic playouts/s at the opening of a 4-player deal, "
+                  f"{m['pimc_playouts_per_s_2p']:,.0f} with 2 players", flush=True)
     if "solver" in sections:
         from ..search.solver_bench import bench_solver
 

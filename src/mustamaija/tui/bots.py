@@ -8,12 +8,12 @@ level       bot
 ==========  =====================================================
 ``easy``    ``random``: a uniformly random legal move
 ``medium``  ``heuristic``: the strategy knowledge of RULES.md
-``hard``    ``ismcts:time=0.5``: the search bot, half a second a step
-``expert``  ``ismcts:time=2``: the search bot, two seconds a step
+``hard``    ``pimc:time=0.5``: the search bot, half a second an action
+``expert``  ``pimc:time=2``: the search bot, two seconds an action
 ==========  =====================================================
 
 >>> resolve_level("medium"), resolve_level("ismcts:iters=50"), resolve_level("search")
-('heuristic', 'ismcts:iters=50', 'ismcts')
+('heuristic', 'ismcts:iters=50', 'pimc')
 >>> split_bots("easy, hard", 3)
 ['easy', 'hard']
 >>> split_bots("medium", 4)
@@ -35,13 +35,13 @@ __all__ = ["LEVELS", "bot_choices", "describe_bot", "make_player", "resolve_leve
 LEVELS: Final = {
     "easy": "random",
     "medium": "heuristic",
-    "hard": "ismcts:time=0.5",
-    "expert": "ismcts:time=2",
+    "hard": "pimc:time=0.5",
+    "expert": "pimc:time=2",
 }
 """Strength levels and the bot spec each stands for."""
 
-_ALIASES: Final = {"search": "ismcts"}
-_LEVEL_FALLBACK: Final = {"ismcts": "heuristic", "heuristic": "random"}
+_ALIASES: Final = {"search": "pimc"}
+_LEVEL_FALLBACK: Final = {"pimc": "heuristic", "ismcts": "heuristic", "heuristic": "random"}
 
 
 def resolve_level(spec: str) -> str:
@@ -126,7 +126,7 @@ def describe_bot(spec: str) -> str:
     low = spec.strip().lower()
     resolved = resolve_level(spec)
     name, _, params = resolved.partition(":")
-    label = "search" if name == "ismcts" else name
+    label = "search" if name in ("pimc", "ismcts") else name
     for item in params.split(":") if params else []:
         key, _, value = item.partition("=")
         label += f" {value} s" if key == "time" else f" {key}={value}"
@@ -140,7 +140,7 @@ def bot_choices() -> list[tuple[str, str]]:
         from ..players.registry import bot_names
     except ImportError:  # pragma: no cover
         return out
-    taken = {"random", "heuristic", "ismcts"}
+    taken = {"random", "heuristic", "pimc"}
     for name in bot_names():
         if name in taken:
             continue
