@@ -107,7 +107,7 @@ def test_an_early_position_gives_the_search_bots_move_and_its_statistics() -> No
     from mustamaija.search.ismcts import SearchConfig, search_once
 
     s = State.from_seed(players=4, seed=7)
-    h = hint(s, iters=800, seed=3)
+    h = hint(s, iters=800, seed=3, method="ismcts")
     assert h.method == "ismcts" and not h.exact and h.worlds == 800
     assert h.best is not None and h.best.visits == max(c.visits or 0 for c in h.candidates)
     assert all(s.can_play(c.actions[0]) and isinstance(c.actions[-1], Lead) for c in h.candidates)
@@ -122,6 +122,28 @@ def test_an_early_position_gives_the_search_bots_move_and_its_statistics() -> No
                 assert c.loss_rate == pytest.approx(1 - w / n)
     assert f"ran 800 playouts from seat {s.to_act}'s view" in h.text
     assert f"about {100 * h.best.loss_rate:.0f}% of the time" in h.text  # type: ignore[operator]
+
+
+def test_an_early_position_gives_the_pimc_bots_move_and_every_candidates_playouts() -> None:
+    from mustamaija.players.heuristic import candidate_plans, plan_step
+    from mustamaija.search.pimc import PIMCPlayer
+
+    s = State.from_seed(players=4, seed=7)
+    h = hint(s, iters=600, seed=3)
+    assert h.method == "pimc" and not h.exact and h.best is not None
+    plans, _ = candidate_plans(s.view(s.to_act))
+    assert len(h.candidates) == len(plans) and h.worlds == sum(c.samples for c in h.candidates) <= 600
+    assert all(len(c.actions) == 1 and s.can_play(c.actions[0]) for c in h.candidates)
+    # Sequential halving: the choice has at least as many playouts as any other, and a fair loss rate.
+    assert h.best.samples == max(c.samples for c in h.candidates) and 0 <= (h.best.loss_rate or 0) <= 1
+    assert f"ran {h.worlds} playouts from seat {s.to_act}'s view" in h.text
+    # The same view and seed give the same hint; the hint's move is one the bot itself could choose.
+    again = hint(s.view(s.to_act), iters=600, seed=3)
+    assert [c.to_json() for c in again.candidates] == [c.to_json() for c in h.candidates]
+    bot = PIMCPlayer(iters=600, seed=0)
+    assert plan_step(next(p for p in plans if (p if isinstance(p, int) else 0) == h.best.actions[0].cards),  # type: ignore[union-attr]
+                     s.view(s.to_act)) >= 0
+    assert s.can_step(bot.act(s.view(s.to_act)))
 
 
 def test_sampled_worlds_give_loss_rates() -> None:
@@ -207,7 +229,7 @@ def test_cli_hint(tmp_path: Path) -> None:
     r = run("hint", _record_file(tmp_path, "early.json", early), "--json", "--iters", "10", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     out: dict[str, Any] = json.loads(r.stdout)
-    assert out["seat"] == early.to_act and out["method"] == "ismcts" and out["worlds"] == 10
+    assert out["seat"] == early.to_act and out["method"] == "pimc" and out["worlds"] >= 10
     assert out["best"] == out["candidates"][0] and "visits" in out["best"]
     text = run("hint", "early.json", "--iters", "10", cwd=tmp_path)
     assert text.returncode == 0 and text.stdout.startswith(f"Seat {early.to_act} is to ") and "Hint: " in text.stdout

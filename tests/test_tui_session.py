@@ -307,7 +307,7 @@ def test_hint_searches_the_view_only_early() -> None:
     seat = st.to_act
     hint = suggest(st, seat, seconds=0)  # No time limit: a fixed number of playouts, so the hint is reproducible.
     assert hint.source == "search" and hint.action is not None and st.can_play(hint.action)
-    assert hint.result is not None and hint.result.worlds == 200
+    assert hint.result is not None and 0 < hint.result.worlds <= 200
     best = hint.result.best
     assert best is not None and best.loss_rate is not None
     assert f"about **{100 * best.loss_rate:.0f}%** of {best.visits} playouts" in hint.text

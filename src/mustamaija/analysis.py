@@ -28,7 +28,14 @@ candidate action:
   defences: beaters with no such card between them, which give the same
   position up to renaming) and capped at ``max_candidates`` by a simple
   preference order.
-* ``method="ismcts"`` asks the search bot (:mod:`mustamaija.search.ismcts`)
+* ``method="pimc"`` (what ``"auto"`` does when the solver cannot settle the
+  position) asks the strongest search bot (:mod:`mustamaija.search.pimc`):
+  its candidate actions, each played out by the heuristic for every seat in
+  worlds dealt from the view, the budget spent by sequential halving. Each
+  candidate gets the seat's loss rate over its playouts; the bot's choice
+  comes first. (A marriage that could be declared now, or an action already
+  begun, goes to ``"ismcts"``.)
+* ``method="ismcts"`` asks the ISMCTS search bot (:mod:`mustamaija.search.ismcts`)
   instead. It decides card by card, so its statistics are per first step of
   the action: each step's visit count and the loss rate of the seat
   (1 - mean reward) below it.
@@ -60,7 +67,7 @@ from .cards import ALL_CARDS, QS, SUIT_MASKS, card_name, cards_of
 from .errors import MustamaijaError
 from .formats.record import Record
 from .game import legality as L
-from .game.actions import Action, Beat, Declare, Lead, step_name
+from .game.actions import DECLARE, Action, Beat, Declare, Lead, step_name
 from .game.sampling import sample_state
 from .game.state import DEFEND, LEAD, State
 from .game.view import View
@@ -224,13 +231,13 @@ def hint(
     iterations with ``method="ismcts"``; ``time`` caps the seconds spent
     (then the result may depend on the machine's speed). ``method`` is
     ``"auto"`` (the solver when the view determines every hand, else
-    sampling), ``"solver"``, ``"sampled"`` or ``"ismcts"``.
+    ``"pimc"``), ``"solver"``, ``"pimc"``, ``"sampled"`` or ``"ismcts"``.
     """
     start = _time.perf_counter()
     view = _view_of(target, seat)
     assert view.seat is not None
-    if method not in ("auto", "solver", "sampled", "ismcts"):
-        raise MustamaijaError(f"unknown hint method {method!r}: expected auto, solver, sampled or ismcts")
+    if method not in ("auto", "solver", "pimc", "sampled", "ismcts"):
+        raise MustamaijaError(f"unknown hint method {method!r}: expected auto, solver, pimc, sampled or ismcts")
     n_iters = iters if iters is not None else budget
     if n_iters is not None and n_iters < 1:
         raise MustamaijaError(f"the budget must be at least 1, got {n_iters}")
@@ -241,6 +248,8 @@ def hint(
         result = _exact(view, hands)
     elif method == "sampled":
         result = _sampled(view, n_iters or DEFAULT_ITERS, time, seed, max_candidates)
+    elif method in ("auto", "pimc") and _pimc_can(view):
+        result = _pimc(view, n_iters, time, seed)
     else:
         result = _ismcts(view, n_iters, time, seed)
     result.seconds = _time.perf_counter() - start
@@ -541,7 +550,59 @@ def _count(n: int, word: str) -> str:
     return f"the only {word} was" if n == 1 else f"each of the {n} {word}s was"
 
 
-# -- the search bot --------------------------------------------------------------------------------
+# -- the search bots -------------------------------------------------------------------------------
+
+
+DEFAULT_PIMC_ITERS: Final = 1000
+"""Playouts of a ``pimc`` hint without a time limit (about a second on one core)."""
+
+
+def _pimc_can(view: View) -> bool:
+    """Return whether the pimc search can judge the view: at the start of an action, with no declaration to make."""
+    if view.legal_mask() >> DECLARE:
+        return False
+    return view.sel == 0 if view.phase == LEAD else view.rem == view.led
+
+
+def _pimc(view: View, iters: int | None, seconds: float | None, seed: int) -> HintResult:
+    """Run the pimc search bot's candidates and playouts on the view; every candidate keeps its own statistics."""
+    from .players.heuristic import candidate_plans
+    from .search.pimc import rollouts, sequential_halving
+
+    seat = view.seat
+    assert seat is not None
+    plans, mine = candidate_plans(view)
+    budget = iters if iters is not None else (None if seconds is not None else DEFAULT_PIMC_ITERS)
+    calls = [0]
+
+    def run(arms: list[int], samples: int, secs: float | None) -> tuple[list[float], int]:
+        calls[0] += 1
+        return rollouts(view, [plans[a] for a in arms], seat, samples, seed * 7919 + calls[0], secs)
+
+    best, stats = sequential_halving(run, len(plans), plans.index(mine), budget, seconds)
+    cands = []
+    for a, plan in enumerate(plans):
+        n, w = stats[a]
+        action: Action = Lead(seat, plan) if isinstance(plan, int) else Beat(seat, plan)
+        rate = 1.0 - w / n if n else None
+        cands.append(Candidate(actions=(action,), loss_rate=rate, stderr=_stderr(rate, n) if rate is not None else None,
+                               samples=n, visits=n))
+    chosen = cands[best]
+    cands.sort(key=lambda c: (c is not chosen, -(c.visits or 0), c.loss_rate if c.loss_rate is not None else 2.0))
+    done = sum(n for n, _ in stats.values())
+    phase = "lead" if view.phase == LEAD else "defend"
+    text = (f"Search: the search bot (pimc) ran {done} playouts from seat {seat}'s view: each of "
+            f"{len(plans)} candidate moves played out by the heuristic for every seat, in worlds with the cards "
+            f"seat {seat} cannot see dealt at random, so it uses nothing hidden. It would {chosen.words()}")
+    if chosen.loss_rate is not None:
+        text += (f": in its {chosen.visits} playouts seat {seat} ended up the Mustamaija about "
+                 f"{100 * chosen.loss_rate:.0f}% of the time (± {100 * (chosen.stderr or 0):.0f})")
+    runner = next((c for c in cands[1:] if c.loss_rate is not None), None)
+    if runner is not None:
+        text += f"; next, {runner.words()}: {100 * (runner.loss_rate or 0):.0f}% over {runner.visits} playouts"
+    text += (". The moves that look worse are dropped after fewer playouts (sequential halving), so the counts "
+             "show where the search looked hardest; the rates are estimates.")
+    return HintResult(seat, phase, "pimc", False, cands, text, worlds=done, extra={"iterations": done})
 
 
 def _ismcts(view: View, iters: int | None, seconds: float | None, seed: int) -> HintResult:

@@ -18,11 +18,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("file", metavar="RECORD", help="a game record (mustamaija-record/1)")
     p.add_argument("--seat", type=int, default=None, help="the seat to advise (default: the seat to act)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--method", choices=("auto", "solver", "ismcts", "sampled"), default="auto",
+    p.add_argument("--method", choices=("auto", "solver", "pimc", "ismcts", "sampled"), default="auto",
                    help="auto (default): the exact solver when the seat knows every hand (and the position is small), "
-                        "else the search bot (ismcts); sampled: every candidate played out in sampled worlds")
+                        "else the search bot pimc; ismcts: the ISMCTS bot; sampled: every legal candidate played out "
+                        "in sampled worlds")
     p.add_argument("--iters", type=int, default=None,
-                   help="search playouts (default 4000), or sampled worlds with --method sampled (default 200)")
+                   help="search playouts (default 1000 for pimc, 4000 for ismcts), or sampled worlds with "
+                        "--method sampled (default 200)")
     p.add_argument("--time", type=float, default=None, help="at most this many seconds (the result then depends on speed)")
     p.add_argument("--seed", type=int, default=0, help="seed of the search or sampling (default 0)")
     p.add_argument("--max-candidates", type=int, default=None, help="candidates tried when sampling (default 24)")

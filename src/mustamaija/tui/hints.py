@@ -122,8 +122,7 @@ def _worded(result: HintResult, view: View) -> Hint:
         if best is not None and best.loss_rate is not None:
             lines.append(f"Through that move you ended up the Mustamaija in about **{100 * best.loss_rate:.0f}%** "
                          f"of {best.visits} playouts.{_card_by_card(best, rated, view)} The search gives most playouts to "
-                         "the moves that look best; playouts end in its evaluation after a few turns, so the rates "
-                         "are estimates.")
+                         "the moves that look best, so the rates are estimates.")
         header = ("move", "chance of losing", "playouts")
         for c in rated[:_SHOWN]:
             rows.append((_move_words(c), f"{100 * (c.loss_rate or 0):.0f}% ± {100 * (c.stderr or 0):.0f}",
