@@ -21,6 +21,7 @@ from mustamaija.search.ismcts import (
 from mustamaija.search.ismcts_endgame import EndgameSolver, endgame_step
 from mustamaija.search.ismcts_policy import evaluate, fast_rollout, fast_step, random_step, rollout
 from mustamaija.search.solver import Solver, solve
+from peeking import swap_hidden
 
 
 def _play(state: State, players: list[object]) -> State:
@@ -65,22 +66,6 @@ def test_forced_decision_is_returned_at_once() -> None:
 # -- no peeking ------------------------------------------------------------------------------
 
 
-def _swap_hidden(state: State, seat: int) -> State:
-    """Return a copy in which a card of another hand and a talon card the seat cannot see trade places."""
-    v = state.view(seat)
-    t = state.copy()
-    other = next(s for s in range(state.n) if s != seat and state.hands[s] & v.unseen)
-    mine = next(c for c in range(52) if (state.hands[other] & v.unseen) >> c & 1)
-    talon = list(state.talon)
-    j = next(i for i in range(state.tpos, len(talon)) if v.unseen >> talon[i] & 1)
-    theirs = talon[j]
-    talon[j] = mine
-    t.talon = tuple(talon)
-    t.hands[other] = (t.hands[other] & ~(1 << mine)) | (1 << theirs)
-    t._legal = -1
-    return t
-
-
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (4, 2), (6, 3)])
 def test_same_view_same_decision_whatever_the_hidden_cards(players: int, seed: int) -> None:
     s = State.from_seed(players, seed)
@@ -88,7 +73,7 @@ def test_same_view_same_decision_whatever_the_hidden_cards(players: int, seed: i
     for _ in range(rng.randrange(8, 20)):  # Somewhere into the deal, the talon still full of secrets.
         s.apply(fast_step(s, rng))
     seat = s.to_act
-    t = _swap_hidden(s, seat)
+    t = swap_hidden(s, seat)
     u = sample_state(s.view(seat), random.Random(99))
     assert t.hands != s.hands and t.view(seat) == s.view(seat) == u.view(seat)
     decisions = []

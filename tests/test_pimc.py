@@ -5,7 +5,7 @@ import random
 import pytest
 
 from mustamaija.cards import QS
-from mustamaija.game import PRESETS, STOP, Rules, State, sample_state
+from mustamaija.game import PRESETS, STOP, Rules, State, View, sample_state
 from mustamaija.game.actions import DECLARE, Lead
 from mustamaija.players import HeuristicPlayer, RandomPlayer
 from mustamaija.players import heuristic as H
@@ -20,6 +20,7 @@ from mustamaija.search.pimc import (
     sequential_halving,
 )
 from mustamaija.search.solver import Solver, solve
+from peeking import swap_hidden
 
 
 def _play(state: State, players: list[object]) -> State:
@@ -30,6 +31,13 @@ def _play(state: State, players: list[object]) -> State:
         assert state.legal_mask() >> step & 1, (seat, step)
         state.apply(step)
     return state
+
+
+def _a_choice(state: State, plans: int) -> View:
+    """Return the view of the first decision, the heuristic playing, with at least ``plans`` candidate actions."""
+    while len(candidate_plans(state.view(state.to_act))[0]) < plans:
+        state.apply(HeuristicPlayer().act(state.view(state.to_act)))
+    return state.view(state.to_act)
 
 
 def _at_first_step(state: State) -> bool:
@@ -117,22 +125,6 @@ def test_heuristic_plan_is_the_heuristic_players_action() -> None:
 # -- no peeking --------------------------------------------------------------------------------
 
 
-def _swap_hidden(state: State, seat: int) -> State:
-    """Return a copy in which a card of another hand and a talon card the seat cannot see trade places."""
-    v = state.view(seat)
-    t = state.copy()
-    other = next(s for s in range(state.n) if s != seat and state.hands[s] & v.unseen)
-    mine = next(c for c in range(52) if (state.hands[other] & v.unseen) >> c & 1)
-    talon = list(state.talon)
-    j = next(i for i in range(state.tpos, len(talon)) if v.unseen >> talon[i] & 1)
-    theirs = talon[j]
-    talon[j] = mine
-    t.talon = tuple(talon)
-    t.hands[other] = (t.hands[other] & ~(1 << mine)) | (1 << theirs)
-    t._legal = -1
-    return t
-
-
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (4, 2), (6, 3)])
 def test_same_view_same_decision_whatever_the_hidden_cards(players: int, seed: int) -> None:
     s = State.from_seed(players, seed)
@@ -143,7 +135,7 @@ def test_same_view_same_decision_whatever_the_hidden_cards(players: int, seed: i
     while not _at_first_step(s) or len(candidate_plans(s.view(s.to_act))[0]) < 2:
         s.apply(bots[s.to_act].act(s.view(s.to_act)))
     seat = s.to_act
-    t = _swap_hidden(s, seat)
+    t = swap_hidden(s, seat)
     u = sample_state(s.view(seat), random.Random(99))
     assert t.hands != s.hands and t.view(seat) == s.view(seat) == u.view(seat)
     decisions = []
@@ -168,7 +160,7 @@ def test_the_open_hand_player_does_see_the_hidden_cards() -> None:
         if len(candidate_plans(s.view(seat))[0]) < 2 or not s.talon_size:
             continue
         roots = []
-        for state in (s, _swap_hidden(s, seat)):
+        for state in (s, swap_hidden(s, seat)):
             oh = OpenHandPIMCPlayer(seed=7)
             oh.act_open(state)
             roots.append(oh.stats["root"])
@@ -218,10 +210,7 @@ def test_rollouts_share_the_sampled_deals_between_candidates() -> None:
 
 
 def test_iterations_and_time_budgets() -> None:
-    s = State.from_seed(4, 12)
-    while len(candidate_plans(s.view(s.to_act))[0]) < 3:
-        s.apply(HeuristicPlayer().act(s.view(s.to_act)))
-    v = s.view(s.to_act)
+    v = _a_choice(State.from_seed(4, 12), 3)
     bot = PIMCPlayer(iters=90, seed=1)
     assert v.legal_mask() >> bot.act(v) & 1
     assert bot.stats["candidates"] >= 3 and 0 < bot.stats["iterations"] <= 90
@@ -294,10 +283,7 @@ def test_declares_a_marriage_as_the_heuristic_does() -> None:
 
 
 def test_root_parallelism_adds_up_the_workers() -> None:
-    s = State.from_seed(4, 12)
-    while len(candidate_plans(s.view(s.to_act))[0]) < 2:
-        s.apply(HeuristicPlayer().act(s.view(s.to_act)))
-    v = s.view(s.to_act)
+    v = _a_choice(State.from_seed(4, 12), 2)
     bot = make_pimc({"iters": 60, "workers": 2}, seed=5)
     assert v.legal_mask() >> bot.act(v) & 1
     assert bot.stats["iterations"] >= 60

@@ -52,14 +52,11 @@ True
 
 from __future__ import annotations
 
-import atexit
 import importlib
 import math
-import multiprocessing
 import random
 import time as _time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -68,6 +65,7 @@ from ..game import legality as L
 from ..game.sampling import sample_state
 from ..game.state import DEFEND, OVER, State
 from ..game.view import View
+from .common import process_pool, read_params
 from .ismcts_endgame import MAX_SOLVER_CARDS, EndgameSolver, endgame_step
 from .ismcts_policy import RolloutPolicy, fast_rollout, fast_step, outcome, random_step, rollout
 
@@ -395,28 +393,9 @@ def search_once(
 # -- the process pool ------------------------------------------------------------------------
 
 
-_POOLS: dict[int, ProcessPoolExecutor] = {}
-
-
-def _pool(workers: int) -> ProcessPoolExecutor:
-    """Return a pool of ``workers`` spawned processes, shared by every player of this process and kept between moves."""
-    pool = _POOLS.get(workers)
-    if pool is None:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-        _POOLS[workers] = pool
-    return pool
-
-
-@atexit.register
-def _close_pools() -> None:
-    for pool in _POOLS.values():
-        pool.shutdown(wait=True, cancel_futures=True)
-    _POOLS.clear()
-
-
 def _parallel(target: View | State, config: SearchConfig, seeds: list[int], iters: int | None,
               seconds: float | None) -> _Result:
-    pool = _pool(len(seeds))
+    pool = process_pool(len(seeds))
     futures = [pool.submit(search_once, target, config, seed, iters, seconds) for seed in seeds]
     total = _Result()
     for f in futures:
@@ -619,61 +598,28 @@ def iterations_per_second(players: int = 4, preset: str = "standard", iters: int
 # -- the bot registry --------------------------------------------------------------------------
 
 
-def _flag(value: object) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"expected true or false, got {value!r}")
-
-
-def _number(value: object, kind: type[int] | type[float], name: str) -> Any:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"parameter {name} must be a number, got {value!r}")
-    try:
-        return kind(value)
-    except ValueError:
-        raise ValueError(f"parameter {name} must be {'an integer' if kind is int else 'a number'}, got {value!r}") from None
-
-
-PARAMS: Final = ("iters", "time", "workers", "c", "rollout", "depth", "solver", "solver_cards", "reuse")
-"""The registry parameters of ``ismcts`` and ``open-hand``."""
-
-
-def _build(cls: type[_SearchPlayer], params: Mapping[str, Any], seed: int) -> _SearchPlayer:
-    unknown = sorted(set(params) - set(PARAMS))
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(unknown)} for {cls.name}: known are {', '.join(PARAMS)}")
-    get = params.get
-    return cls(
-        iters=None if get("iters") is None else _number(get("iters"), int, "iters"),
-        time=None if get("time") is None else _number(get("time"), float, "time"),
-        workers=_number(get("workers", 1), int, "workers"),
-        c=_number(get("c", DEFAULT_C), float, "c"),
-        rollout=str(get("rollout", DEFAULT_ROLLOUT)),
-        depth=_number(get("depth", DEFAULT_DEPTH), int, "depth"),
-        seed=seed,
-        solver=_flag(get("solver", True)),
-        solver_cards=_number(get("solver_cards", MAX_SOLVER_CARDS), int, "solver_cards"),
-        reuse=_flag(get("reuse", True)),
-    )
+PARAMS: Final = {
+    "iters": (int, None),
+    "time": (float, None),
+    "workers": (int, 1),
+    "c": (float, DEFAULT_C),
+    "rollout": (str, DEFAULT_ROLLOUT),
+    "depth": (int, DEFAULT_DEPTH),
+    "solver": (bool, True),
+    "solver_cards": (int, MAX_SOLVER_CARDS),
+    "reuse": (bool, True),
+}
+"""The registry parameters of ``ismcts`` and ``open-hand``: their types and defaults."""
 
 
 def make_ismcts(params: Mapping[str, Any], seed: int) -> ISMCTSPlayer:
     """Build an :class:`ISMCTSPlayer` from registry parameters (see :data:`PARAMS`)."""
-    player = _build(ISMCTSPlayer, params, seed)
-    assert isinstance(player, ISMCTSPlayer)
-    return player
+    return ISMCTSPlayer(seed=seed, **read_params(params, PARAMS, "ismcts"))
 
 
 def make_open_hand(params: Mapping[str, Any], seed: int) -> OpenHandPlayer:
     """Build an :class:`OpenHandPlayer` from the same parameters."""
-    player = _build(OpenHandPlayer, params, seed)
-    assert isinstance(player, OpenHandPlayer)
-    return player
+    return OpenHandPlayer(seed=seed, **read_params(params, PARAMS, "open-hand"))
 
 
 _DESCRIPTIONS: Final = {

@@ -53,8 +53,10 @@ from ..game.actions import DECLARE
 from ..game.state import OVER, State
 from ..game.view import View
 from ..players.heuristic import HeuristicPlayer, Plan, candidate_plans, heuristic_plan, heuristic_step, plan_step
-from .ismcts import Determiniser, _flag, _number, _pool
+from .common import process_pool, read_params
+from .ismcts import Determiniser
 from .ismcts_endgame import MAX_SOLVER_CARDS, EndgameSolver, endgame_step
+from .ismcts_policy import outcome
 
 __all__ = [
     "DEFAULT_ITERS",
@@ -81,10 +83,7 @@ def playout(state: State, rng: random.Random | None = None) -> list[float]:
         state.apply(heuristic_step(state, rng))
     while state.phase != OVER:
         _apply(state, heuristic_plan(state, rng))
-    out = [1.0] * state.n
-    if state.loser >= 0:
-        out[state.loser] = 0.0
-    return out
+    return outcome(state)
 
 
 def _apply(state: State, plan: Plan) -> None:
@@ -255,7 +254,7 @@ class _PIMCBase:
             if self.workers == 1:
                 return rollouts(target, chosen, seat, samples, seed, seconds)
             per = max(1, -(-samples // self.workers)) if samples < 1 << 30 else samples
-            pool = _pool(self.workers)
+            pool = process_pool(self.workers)
             futures = [pool.submit(rollouts, target, chosen, seat, per, seed + i, seconds)
                        for i in range(self.workers)]
             totals = [0.0] * len(arms)
@@ -346,37 +345,24 @@ def playouts_per_second(players: int = 4, preset: str = "standard", iters: int =
     return total / spent if spent > 0 else math.inf
 
 
-PARAMS: Final = ("iters", "time", "workers", "solver", "solver_cards")
-"""The registry parameters of ``pimc`` and ``open-hand-pimc``."""
-
-
-def _build(cls: type[_PIMCBase], params: Mapping[str, Any], seed: int) -> _PIMCBase:
-    unknown = sorted(set(params) - set(PARAMS))
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(unknown)} for {cls.name}: known are {', '.join(PARAMS)}")
-    get = params.get
-    return cls(
-        iters=None if get("iters") is None else _number(get("iters"), int, "iters"),
-        time=None if get("time") is None else _number(get("time"), float, "time"),
-        workers=_number(get("workers", 1), int, "workers"),
-        seed=seed,
-        solver=_flag(get("solver", True)),
-        solver_cards=_number(get("solver_cards", MAX_SOLVER_CARDS), int, "solver_cards"),
-    )
+PARAMS: Final = {
+    "iters": (int, None),
+    "time": (float, None),
+    "workers": (int, 1),
+    "solver": (bool, True),
+    "solver_cards": (int, MAX_SOLVER_CARDS),
+}
+"""The registry parameters of ``pimc`` and ``open-hand-pimc``: their types and defaults."""
 
 
 def make_pimc(params: Mapping[str, Any], seed: int) -> PIMCPlayer:
     """Build a :class:`PIMCPlayer` from registry parameters (see :data:`PARAMS`)."""
-    player = _build(PIMCPlayer, params, seed)
-    assert isinstance(player, PIMCPlayer)
-    return player
+    return PIMCPlayer(seed=seed, **read_params(params, PARAMS, "pimc"))
 
 
 def make_open_hand_pimc(params: Mapping[str, Any], seed: int) -> OpenHandPIMCPlayer:
     """Build an :class:`OpenHandPIMCPlayer` from the same parameters."""
-    player = _build(OpenHandPIMCPlayer, params, seed)
-    assert isinstance(player, OpenHandPIMCPlayer)
-    return player
+    return OpenHandPIMCPlayer(seed=seed, **read_params(params, PARAMS, "open-hand-pimc"))
 
 
 def _register_with_the_registry() -> None:
