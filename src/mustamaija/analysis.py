@@ -591,8 +591,9 @@ def _pimc(view: View, iters: int | None, seconds: float | None, seed: int) -> Hi
     cands.sort(key=lambda c: (c is not chosen, -(c.visits or 0), c.loss_rate if c.loss_rate is not None else 2.0))
     done = sum(n for n, _ in stats.values())
     phase = "lead" if view.phase == LEAD else "defend"
-    text = (f"Search: the search bot (pimc) ran {done} playouts from seat {seat}'s view: each of "
-            f"{len(plans)} candidate moves played out by the heuristic for every seat, in worlds with the cards "
+    moves = "its only candidate move" if len(plans) == 1 else f"each of {len(plans)} candidate moves"
+    text = (f"Search: the search bot (pimc) ran {done} playouts from seat {seat}'s view: {moves} "
+            f"played out by the heuristic for every seat, in worlds with the cards "
             f"seat {seat} cannot see dealt at random, so it uses nothing hidden. It would {chosen.words()}")
     if chosen.loss_rate is not None:
         text += (f": in its {chosen.visits} playouts seat {seat} ended up the Mustamaija about "
