@@ -11,15 +11,62 @@ ValueError: unknown parameter(s) depth for pimc: known are iters
 from __future__ import annotations
 
 import atexit
+import math
 import multiprocessing
-from collections.abc import Mapping
+import time as _time
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Final
 
-__all__ = ["flag", "number", "process_pool", "read_params"]
+from ..game.rules import Rules
+from ..game.state import State
+from ..game.view import View
+from .ismcts_endgame import MAX_SOLVER_CARDS
+
+__all__ = ["SEARCH_PARAMS", "check_budget", "flag", "number", "process_pool", "read_params", "search_rate"]
 
 ParamSpec = Mapping[str, tuple[type, Any]]
 """Parameter name -> (type: int, float, bool or str; default, ``None`` for "not given")."""
+
+
+SEARCH_PARAMS: Final[dict[str, tuple[type, Any]]] = {
+    "iters": (int, None),
+    "time": (float, None),
+    "workers": (int, 1),
+    "solver": (bool, True),
+    "solver_cards": (int, MAX_SOLVER_CARDS),
+}
+"""The registry parameters every search bot takes: the budget, root parallelism and the solver hand-over."""
+
+
+def check_budget(iters: int | None, time: float | None, workers: int) -> None:
+    """Raise a ValueError naming the first budget parameter that makes no sense."""
+    if iters is not None and iters < 1:
+        raise ValueError(f"iters must be at least 1, got {iters}")
+    if time is not None and time <= 0:
+        raise ValueError(f"time must be positive, got {time}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+
+
+def search_rate(make: Callable[[int], Any], players: int, preset: str, deals: int) -> float:
+    """Return a search bot's iterations per second of CPU time at the first decision of ``deals`` seeded deals.
+
+    ``make(seed)`` builds the bot, whose ``stats["iterations"]`` counts the work of its last decision.
+    CPU time of this process is used, so the figure is for one core even on a busy machine.
+    """
+    rules = Rules.preset(preset)
+    total = 0
+    spent = 0.0
+    for seed in range(deals):
+        s = State.from_seed(players, seed, rules)
+        bot = make(seed)
+        view: View = s.view(s.to_act)
+        start = _time.process_time()
+        bot.act(view)
+        spent += _time.process_time() - start
+        total += bot.stats["iterations"]
+    return total / spent if spent > 0 else math.inf
 
 
 def flag(value: object) -> bool:

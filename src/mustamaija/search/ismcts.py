@@ -65,7 +65,7 @@ from ..game import legality as L
 from ..game.sampling import sample_state
 from ..game.state import DEFEND, OVER, State
 from ..game.view import View
-from .common import process_pool, read_params
+from .common import SEARCH_PARAMS, check_budget, process_pool, read_params, search_rate
 from .ismcts_endgame import MAX_SOLVER_CARDS, EndgameSolver, endgame_step
 from .ismcts_policy import RolloutPolicy, fast_rollout, fast_step, outcome, random_step, rollout
 
@@ -429,12 +429,7 @@ class _SearchPlayer:
         reuse: bool = True,
         solver_cards: int = MAX_SOLVER_CARDS,
     ) -> None:
-        if iters is not None and iters < 1:
-            raise ValueError(f"iters must be at least 1, got {iters}")
-        if time is not None and time <= 0:
-            raise ValueError(f"time must be positive, got {time}")
-        if workers < 1:
-            raise ValueError(f"workers must be at least 1, got {workers}")
+        check_budget(iters, time, workers)
         rollout_policy(rollout)  # Fail early on a bad name.
         self.iters = iters if iters is not None or time is not None else DEFAULT_ITERS
         self.time = time
@@ -580,33 +575,17 @@ def iterations_per_second(players: int = 4, preset: str = "standard", iters: int
     >>> iterations_per_second(players=3, iters=50, deals=1, rollout="fast") > 0
     True
     """
-    from ..game.rules import Rules
-
-    rules = Rules.preset(preset)
-    total = 0
-    spent = 0.0
-    for seed in range(deals):
-        s = State.from_seed(players, seed, rules)
-        bot = ISMCTSPlayer(iters=iters, seed=seed, reuse=False, **params)
-        start = _time.process_time()
-        bot.act(s.view(s.to_act))
-        spent += _time.process_time() - start
-        total += bot.stats["iterations"]
-    return total / spent if spent > 0 else math.inf
+    return search_rate(lambda seed: ISMCTSPlayer(iters=iters, seed=seed, reuse=False, **params), players, preset, deals)
 
 
 # -- the bot registry --------------------------------------------------------------------------
 
 
 PARAMS: Final = {
-    "iters": (int, None),
-    "time": (float, None),
-    "workers": (int, 1),
+    **SEARCH_PARAMS,
     "c": (float, DEFAULT_C),
     "rollout": (str, DEFAULT_ROLLOUT),
     "depth": (int, DEFAULT_DEPTH),
-    "solver": (bool, True),
-    "solver_cards": (int, MAX_SOLVER_CARDS),
     "reuse": (bool, True),
 }
 """The registry parameters of ``ismcts`` and ``open-hand``: their types and defaults."""

@@ -53,7 +53,7 @@ from ..game.actions import DECLARE
 from ..game.state import OVER, State
 from ..game.view import View
 from ..players.heuristic import HeuristicPlayer, Plan, candidate_plans, heuristic_plan, heuristic_step, plan_step
-from .common import process_pool, read_params
+from .common import SEARCH_PARAMS, check_budget, process_pool, read_params, search_rate
 from .ismcts import Determiniser
 from .ismcts_endgame import MAX_SOLVER_CARDS, EndgameSolver, endgame_step
 from .ismcts_policy import outcome
@@ -192,12 +192,7 @@ class _PIMCBase:
         solver: bool = True,
         solver_cards: int = MAX_SOLVER_CARDS,
     ) -> None:
-        if iters is not None and iters < 1:
-            raise ValueError(f"iters must be at least 1, got {iters}")
-        if time is not None and time <= 0:
-            raise ValueError(f"time must be positive, got {time}")
-        if workers < 1:
-            raise ValueError(f"workers must be at least 1, got {workers}")
+        check_budget(iters, time, workers)
         self.iters = iters if iters is not None or time is not None else DEFAULT_ITERS
         self.time = time
         self.workers = workers
@@ -330,28 +325,10 @@ def playouts_per_second(players: int = 4, preset: str = "standard", iters: int =
     >>> playouts_per_second(players=3, iters=30, deals=1) > 0
     True
     """
-    from ..game.rules import Rules
-
-    rules = Rules.preset(preset)
-    total = 0
-    spent = 0.0
-    for seed in range(deals):
-        s = State.from_seed(players, seed, rules)
-        bot = PIMCPlayer(iters=iters, seed=seed)
-        start = _time.process_time()
-        bot.act(s.view(s.to_act))
-        spent += _time.process_time() - start
-        total += bot.stats["iterations"]
-    return total / spent if spent > 0 else math.inf
+    return search_rate(lambda seed: PIMCPlayer(iters=iters, seed=seed), players, preset, deals)
 
 
-PARAMS: Final = {
-    "iters": (int, None),
-    "time": (float, None),
-    "workers": (int, 1),
-    "solver": (bool, True),
-    "solver_cards": (int, MAX_SOLVER_CARDS),
-}
+PARAMS: Final = SEARCH_PARAMS
 """The registry parameters of ``pimc`` and ``open-hand-pimc``: their types and defaults."""
 
 
