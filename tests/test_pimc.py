@@ -40,10 +40,6 @@ def _a_choice(state: State, plans: int) -> View:
     return state.view(state.to_act)
 
 
-def _at_first_step(state: State) -> bool:
-    return state.sel == 0 if state.phase == 0 else state.rem == state.led
-
-
 # -- every candidate is legal ------------------------------------------------------------------------
 
 
@@ -60,7 +56,7 @@ def test_every_candidate_plan_plays_out_legally_at_every_preset_and_player_count
         while not s.is_over:
             seat = s.to_act
             v = s.view(seat)
-            if _at_first_step(s) and not v.legal_mask() >> DECLARE:
+            if not s.in_progress and not v.legal_mask() >> DECLARE:
                 plans, mine = candidate_plans(v)
                 assert mine in plans and len(set(plans)) == len(plans)
                 for plan in plans:
@@ -132,7 +128,7 @@ def test_same_view_same_decision_whatever_the_hidden_cards(players: int, seed: i
     rng = random.Random(seed)
     for _ in range(rng.randrange(8, 20)):  # Somewhere into the deal, the talon still full of secrets.
         s.apply(bots[s.to_act].act(s.view(s.to_act)))
-    while not _at_first_step(s) or len(candidate_plans(s.view(s.to_act))[0]) < 2:
+    while s.in_progress or len(candidate_plans(s.view(s.to_act))[0]) < 2:
         s.apply(bots[s.to_act].act(s.view(s.to_act)))
     seat = s.to_act
     t = swap_hidden(s, seat)
@@ -154,7 +150,7 @@ def test_the_open_hand_player_does_see_the_hidden_cards() -> None:
         bots = [HeuristicPlayer(seed=k) for k in range(s.n)]
         for _ in range(6):
             s.apply(bots[s.to_act].act(s.view(s.to_act)))
-        while not _at_first_step(s):
+        while s.in_progress:
             s.apply(bots[s.to_act].act(s.view(s.to_act)))
         seat = s.to_act
         if len(candidate_plans(s.view(seat))[0]) < 2 or not s.talon_size:

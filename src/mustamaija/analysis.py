@@ -561,7 +561,7 @@ def _pimc_can(view: View) -> bool:
     """Return whether the pimc search can judge the view: at the start of an action, with no declaration to make."""
     if view.legal_mask() >> DECLARE:
         return False
-    return view.sel == 0 if view.phase == LEAD else view.rem == view.led
+    return not view.in_progress
 
 
 def _pimc(view: View, iters: int | None, seconds: float | None, seed: int) -> HintResult:

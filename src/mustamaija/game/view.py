@@ -91,6 +91,11 @@ class View:
         return self.phase == 2
 
     @property
+    def in_progress(self) -> bool:
+        """Return whether the actor has taken steps of an action that is not yet complete (as :attr:`State.in_progress`)."""
+        return bool(self.sel) if self.phase == 0 else self.phase == 1 and self.rem != self.led
+
+    @property
     def my_turn(self) -> bool:
         """Return whether the viewing seat is to act."""
         return self.seat is not None and self.seat == self.to_act
@@ -99,9 +104,9 @@ class View:
         """Return the legal steps as a mask when it is the viewer's turn, else 0 (same rules as the state)."""
         if not self.my_turn:
             return 0
-        started = bool(self.sel) if self.phase == 0 else self.rem != self.led
         decl = L.declarable_suits(self.rules, self.hand, self.declarer)
-        return L.step_mask(self.phase, self.hand, self.sel, self.limit, self.rem, self.used, self.trump, decl, started)
+        return L.step_mask(self.phase, self.hand, self.sel, self.limit, self.rem, self.used, self.trump, decl,
+                           self.in_progress)
 
     def legal_actions(self) -> list[int]:
         """Return the legal steps in rising order (empty unless it is the viewer's turn)."""

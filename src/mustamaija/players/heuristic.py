@@ -508,6 +508,13 @@ def _max_beats(hand: int, led: int, trump: int) -> list[tuple[int, int]]:
     return pairs
 
 
+def _sort_by_gain(ctx: _Ctx, pairs: list[tuple[int, int]], led: int) -> dict[int, float]:
+    """Order (led, beater) pairs by how much each beat gains over picking the card up; return the card values used."""
+    values = _values(ctx, ctx.hand | led)
+    pairs.sort(key=lambda p: values[p[0]] + values[p[1]])
+    return values
+
+
 def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
     """Return the planned defence: led card -> beating card (led cards not in it are picked up)."""
     hand = ctx.hand
@@ -517,9 +524,7 @@ def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
     if ctx.looping:
         return dict(pairs)
     w = ctx.w
-    values = _values(ctx, hand | led)
-    # Order the beats by how much each one gains over picking the card up, then try every prefix.
-    pairs.sort(key=lambda p: values[p[0]] + values[p[1]])
+    values = _sort_by_gain(ctx, pairs, led)  # Then try every prefix.
     nled = led.bit_count()
     best: dict[int, int] = {}
     best_score = -1e18
@@ -632,7 +637,7 @@ class HeuristicPlayer:
         if not view.my_turn:
             raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
         ctx = _ctx_from_view(view, self.weights)
-        if (view.sel == 0) if view.phase == 0 else (view.rem == view.led):
+        if not view.in_progress:
             d = _declare_step(ctx)
             if d >= 0:
                 return d
@@ -653,7 +658,7 @@ def heuristic_step(state: State, rng: random.Random | None = None, weights: Weig
     the rules' ``max_turns`` if that is fewer).
     """
     ctx = _ctx_from_state(state, weights)
-    if (state.sel == 0) if state.phase == 0 else (state.rem == state.led):
+    if not state.in_progress:
         d = _declare_step(ctx)
         if d >= 0:
             return d
@@ -717,8 +722,7 @@ def candidate_plans(view: View, weights: Weights | None = None) -> tuple[list[Pl
         mine: Plan = _plan_lead(ctx, None, False)
     else:
         pairs = _max_beats(view.hand, view.led, view.trump)
-        values = _values(ctx, view.hand | view.led)
-        pairs.sort(key=lambda p: values[p[0]] + values[p[1]])
+        _sort_by_gain(ctx, pairs, view.led)
         plans = list(dict.fromkeys(tuple(sorted(pairs[:k])) for k in range(len(pairs) + 1)))
         mine = tuple(sorted(_plan_defence(ctx, view.led).items()))
     if mine not in plans:

@@ -218,8 +218,7 @@ class _PIMCBase:
         key = (view.seat, view.turns, view.phase, view.led, view.hand, len(view.history))
         if self._plan is not None and self._plan[0] == key:
             return plan_step(self._plan[1], view)
-        first = view.sel == 0 if view.phase == 0 else view.rem == view.led
-        if not first:
+        if view.in_progress:
             # The action was begun without a plan (a restored session): finish it as the heuristic would.
             return self.fallback.act(view)
         declare = self._declaration(view)
