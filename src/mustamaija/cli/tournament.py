@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..errors import MustamaijaError
@@ -155,9 +156,15 @@ def run(args: argparse.Namespace) -> int:
     progress = _Bar() if sys.stderr.isatty() else None
     result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress, backend=args.backend,
                             address=args.address)
+    return _report(args, result, plot_loss_rates, table_lines)
+
+
+def _report(args: argparse.Namespace, result: Any, plot: Callable[[Any, str], object],
+            lines: Callable[[Any], Iterable[str]]) -> int:
+    """Draw the plot if asked, then print the result as JSON or as a table (either game's result and report)."""
     if args.plot:
         try:
-            plot_loss_rates(result, args.plot)
+            plot(result, args.plot)
         except ImportError:
             raise MustamaijaError("--plot needs matplotlib: pip install 'mustamaija[plot]'") from None
     if args.json:
@@ -168,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
             obj["plot"] = args.plot
         print(json.dumps(obj))
     else:
-        for line in table_lines(result):
+        for line in lines(result):
             print(line)
         if args.out:
             print(f"records written to {args.out}")
@@ -196,23 +203,4 @@ def _run_black_maria(args: argparse.Namespace) -> int:
     progress = _Bar() if sys.stderr.isatty() else None
     result = run_black_maria_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress,
                                         backend=args.backend, address=args.address)
-    if args.plot:
-        try:
-            plot_points(result, args.plot)
-        except ImportError:
-            raise MustamaijaError("--plot needs matplotlib: pip install 'mustamaija[plot]'") from None
-    if args.json:
-        obj: dict[str, Any] = result.to_json()
-        if args.out:
-            obj["out"] = args.out
-        if args.plot:
-            obj["plot"] = args.plot
-        print(json.dumps(obj))
-    else:
-        for line in points_table_lines(result):
-            print(line)
-        if args.out:
-            print(f"records written to {args.out}")
-        if args.plot:
-            print(f"plot written to {args.plot}")
-    return 0
+    return _report(args, result, plot_points, points_table_lines)
