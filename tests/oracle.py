@@ -1,6 +1,6 @@
 """Rules written out from RULES.md independently of the engine, for tests to check the engine against."""
 
-from mustamaija.cards import QS
+from mustamaija.core.cards import QS
 
 
 def oracle_beats(card: int, led: int, trump: int) -> bool:

@@ -1,6 +1,6 @@
 """A hidden-card swap for the no-peeking tests: the same view, a different deal."""
 
-from mustamaija.game import State
+from mustamaija.games.mustamaija import State
 
 
 def swap_hidden(state: State, seat: int) -> State:

@@ -12,18 +12,18 @@ from typing import Any
 
 import pytest
 
-from mustamaija.blackmaria import State as BMState
-from mustamaija.blackmaria import View as BMView
-from mustamaija.blackmaria.narrate import narrate
-from mustamaija.blackmaria.play import play_hand
-from mustamaija.blackmaria.players import HeuristicPlayer, PimcPlayer, RandomPlayer
-from mustamaija.blackmaria.record import Record as BMRecord
-from mustamaija.blackmaria.record import replay_json
-from mustamaija.blackmaria.rules import Rules as BMRules
-from mustamaija.cards import card_name
-from mustamaija.errors import MustamaijaError
-from mustamaija.formats.record import Record
-from mustamaija.game import State
+from mustamaija.core.cards import card_name
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.black_maria import State as BMState
+from mustamaija.games.black_maria import View as BMView
+from mustamaija.games.black_maria.narrate import narrate
+from mustamaija.games.black_maria.play import play_hand
+from mustamaija.games.black_maria.players import HeuristicPlayer, PimcPlayer, RandomPlayer
+from mustamaija.games.black_maria.record import Record as BMRecord
+from mustamaija.games.black_maria.record import replay_json
+from mustamaija.games.black_maria.rules import Rules as BMRules
+from mustamaija.games.mustamaija import State
+from mustamaija.games.mustamaija.record import Record
 from mustamaija.players import HeuristicPlayer as MustamaijaHeuristic
 from mustamaija.players.registry import GAMES, bot_description, bot_names, make_bot
 from mustamaija.tournament.blackmaria import (

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from mustamaija.blackmaria import Play, Rules, State, step_name, view_of
-from mustamaija.cards import card_name, cards_of, parse_card
+from mustamaija.core.cards import card_name, cards_of, parse_card
+from mustamaija.games.black_maria import Play, Rules, State, step_name, view_of
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden" / "black-maria"
 REGEN = os.environ.get("MUSTAMAIJA_REGEN_GOLDEN") == "1"

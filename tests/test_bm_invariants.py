@@ -14,9 +14,9 @@ import random
 
 import pytest
 
-from mustamaija.blackmaria import Pass, Play, Rules, State, deal_size, in_play, removed_cards
-from mustamaija.blackmaria.legality import penalty_of
-from mustamaija.cards import HEARTS, SUIT_MASKS
+from mustamaija.core.cards import HEARTS, SUIT_MASKS
+from mustamaija.games.black_maria import Pass, Play, Rules, State, deal_size, in_play, removed_cards
+from mustamaija.games.black_maria.legality import penalty_of
 
 HANDS = 600  # Per player count and mode: 6,000 hands in all.
 

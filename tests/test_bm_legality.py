@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from mustamaija.blackmaria import Rules, State
-from mustamaija.errors import IllegalActionError
+from mustamaija.core.errors import IllegalActionError
+from mustamaija.games.black_maria import Rules, State
 
 RULES_NAMED = {"B3", "B4", "B5", "steps"}
 

@@ -7,14 +7,14 @@ import random
 
 import pytest
 
-from mustamaija.blackmaria import Rules, State
-from mustamaija.blackmaria.play import play_hand, play_state, run_match
-from mustamaija.blackmaria.players import HeuristicPlayer, PimcPlayer, Player, RandomPlayer, make_bot
-from mustamaija.blackmaria.players.heuristic import pass_choice, play_choice
-from mustamaija.blackmaria.rules import in_play
-from mustamaija.blackmaria.sampling import sample_state
-from mustamaija.cards import mask_of, parse_card, parse_cards
-from mustamaija.errors import MustamaijaError
+from mustamaija.core.cards import mask_of, parse_card, parse_cards
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.black_maria import Rules, State
+from mustamaija.games.black_maria.play import play_hand, play_state, run_match
+from mustamaija.games.black_maria.players import HeuristicPlayer, PimcPlayer, Player, RandomPlayer, make_bot
+from mustamaija.games.black_maria.players.heuristic import pass_choice, play_choice
+from mustamaija.games.black_maria.rules import in_play
+from mustamaija.games.black_maria.sampling import sample_state
 
 
 def m(text: str) -> int:
@@ -116,7 +116,7 @@ def test_run_match_and_bot_specs() -> None:
 
 
 def test_arena_rotates_seats_on_duplicate_deals() -> None:
-    from mustamaija.blackmaria.arena import compare, play_rotation
+    from mustamaija.games.black_maria.arena import compare, play_rotation
 
     same = compare("heuristic", "heuristic", players=4, deals=6, seed=2)
     assert same.hands == 24 and same.a_mean == same.b_mean and same.diff == 0.0

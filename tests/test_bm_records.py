@@ -7,14 +7,14 @@ import random
 
 import pytest
 
-from mustamaija.blackmaria import Rules, State
-from mustamaija.blackmaria.narrate import narrate
-from mustamaija.blackmaria.play import play_hand
-from mustamaija.blackmaria.players import HeuristicPlayer, RandomPlayer
-from mustamaija.blackmaria.record import Record, replay_json
-from mustamaija.blackmaria.sampling import sample_state
-from mustamaija.cards import SUIT_MASKS, card_name
-from mustamaija.errors import FormatError, RecordError
+from mustamaija.core.cards import SUIT_MASKS, card_name
+from mustamaija.core.errors import FormatError, RecordError
+from mustamaija.games.black_maria import Rules, State
+from mustamaija.games.black_maria.narrate import narrate
+from mustamaija.games.black_maria.play import play_hand
+from mustamaija.games.black_maria.players import HeuristicPlayer, RandomPlayer
+from mustamaija.games.black_maria.record import Record, replay_json
+from mustamaija.games.black_maria.sampling import sample_state
 
 SUMMARY_KEYS = {"finished", "phase", "to_act", "tricks", "points", "hands"}
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from mustamaija.blackmaria import Rules, State, deck_for_hands, in_play, pass_count, removed_cards, shuffled_deck
-from mustamaija.blackmaria.match import Match
-from mustamaija.cards import card_name, cards_of, mask_of, parse_card, parse_cards
-from mustamaija.errors import CardError, IllegalActionError, RulesError
+from mustamaija.core.cards import card_name, cards_of, mask_of, parse_card, parse_cards
+from mustamaija.core.errors import CardError, IllegalActionError, RulesError
+from mustamaija.games.black_maria import Rules, State, deck_for_hands, in_play, pass_count, removed_cards, shuffled_deck
+from mustamaija.games.black_maria.match import Match
 
 SPADES = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"
 HEARTS = SPADES.replace("S", "H")
@@ -240,7 +240,7 @@ def test_b6_penalty_points() -> None:
 
 
 def test_b6_spade_honours() -> None:
-    from mustamaija.blackmaria.legality import penalty_of
+    from mustamaija.games.black_maria.legality import penalty_of
 
     assert penalty_of(m("AS")) == 7 and penalty_of(m("KS")) == 10 and penalty_of(m("QS")) == 13
     assert penalty_of(m(HEARTS)) == 13 and penalty_of(m("JS 2S AD AC")) == 0

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from mustamaija.blackmaria import Rules
-from mustamaija.blackmaria.console import hand_text, main, run_console
-from mustamaija.blackmaria.players import HeuristicPlayer, RandomPlayer
-from mustamaija.blackmaria.session import Table
-from mustamaija.cards import mask_of, parse_cards
-from mustamaija.errors import IllegalActionError, RulesError
+from mustamaija.core.cards import mask_of, parse_cards
+from mustamaija.core.errors import IllegalActionError, RulesError
+from mustamaija.games.black_maria import Rules
+from mustamaija.games.black_maria.console import hand_text, main, run_console
+from mustamaija.games.black_maria.players import HeuristicPlayer, RandomPlayer
+from mustamaija.games.black_maria.session import Table
 
 
 class Script:

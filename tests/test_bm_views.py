@@ -18,10 +18,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from mustamaija.blackmaria import Rules, State, deal_size, in_play, view_of
-from mustamaija.blackmaria.legality import penalty_of
-from mustamaija.blackmaria.sampling import sample_state
-from mustamaija.cards import SUIT_MASKS, cards_of
+from mustamaija.core.cards import SUIT_MASKS, cards_of
+from mustamaija.games.black_maria import Rules, State, deal_size, in_play, view_of
+from mustamaija.games.black_maria.legality import penalty_of
+from mustamaija.games.black_maria.sampling import sample_state
 
 
 def states(players: int, seeds: range, rules: Rules | None = None) -> Iterator[State]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mustamaija import State
-from mustamaija.game import PRESETS, Rules
+from mustamaija.games.mustamaija import PRESETS, Rules
 from mustamaija.players.registry import make_bot, sees_all
 
 # Searches are kept tiny so that thousands of deals stay cheap; their legality does not depend on the budget.

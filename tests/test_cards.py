@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mustamaija.cards import (
+from mustamaija.core.cards import (
     ALL_CARDS,
     CLUBS,
     DIAMONDS,
@@ -25,7 +25,7 @@ from mustamaija.cards import (
     rank_of,
     suit_of,
 )
-from mustamaija.errors import CardError, MustamaijaError
+from mustamaija.core.errors import CardError, MustamaijaError
 
 PROPS = settings(max_examples=200, deadline=None, derandomize=True)
 

@@ -14,12 +14,12 @@ from open_spiel.python.algorithms import ismcts, mcts
 from pettingzoo.test import api_test, seed_test
 
 import mustamaija.openspiel  # noqa: F401 - registers the OpenSpiel games
-from mustamaija.blackmaria import State
-from mustamaija.blackmaria.sampling import sample_state
+from mustamaija.core.errors import RulesError
 from mustamaija.envs import black_maria_v0, game_names, make_env
-from mustamaija.envs.blackmaria_game import OBS_SIZE, SPEC, offset
 from mustamaija.envs.gym_env import SingleAgentEnv
-from mustamaija.errors import RulesError
+from mustamaija.games.black_maria import State
+from mustamaija.games.black_maria.observation import OBS_SIZE, SPEC, offset
+from mustamaija.games.black_maria.sampling import sample_state
 from mustamaija.openspiel import resampler
 
 TABLES = [(n, renege) for n in range(3, 8) for renege in (False, True)]

@@ -8,8 +8,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import mustamaija.envs  # noqa: F401 - registers the Gymnasium ids
+from mustamaija.core.errors import IllegalActionError, MustamaijaError
 from mustamaija.envs.gym_env import SingleAgentEnv
-from mustamaija.errors import IllegalActionError, MustamaijaError
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,11 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from mustamaija import PRESETS, Rules, State
+from mustamaija.core.errors import RulesError
 from mustamaija.envs import ENV_NAMES, make_env, mustamaija_v0
 from mustamaija.envs.aec import mask_array, raw_env
-from mustamaija.envs.mustamaija_game import MAX_SEATS, OBS_SIZE, PLANES, SCALARS, SPEC, offset
-from mustamaija.errors import RulesError
-from mustamaija.game.sampling import sample_state
+from mustamaija.games.mustamaija.observation import MAX_SEATS, OBS_SIZE, PLANES, SCALARS, SPEC, offset
+from mustamaija.games.mustamaija.sampling import sample_state
 
 TABLES = [(preset, n) for preset, rules in PRESETS.items() for n in range(2, rules.max_players + 1)]
 

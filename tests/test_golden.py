@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from mustamaija.cards import card_name, cards_of
-from mustamaija.game import DECLARE, PRESETS, State, step_name, view_of
+from mustamaija.core.cards import card_name, cards_of
+from mustamaija.games.mustamaija import DECLARE, PRESETS, State, step_name, view_of
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 REGEN = os.environ.get("MUSTAMAIJA_REGEN_GOLDEN") == "1"

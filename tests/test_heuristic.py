@@ -7,9 +7,9 @@ import random
 import pytest
 
 from mustamaija import STOP, State
-from mustamaija.cards import QS, CardSet, parse_card, parse_cards
-from mustamaija.game import PRESETS, Rules, deck_for_hands, sample_state
-from mustamaija.game.actions import DECLARE
+from mustamaija.core.cards import QS, CardSet, parse_card, parse_cards
+from mustamaija.games.mustamaija import PRESETS, Rules, deck_for_hands, sample_state
+from mustamaija.games.mustamaija.actions import DECLARE
 from mustamaija.players import HeuristicPlayer, RandomPlayer, heuristic_step
 from mustamaija.players.registry import make_bot
 

@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from mustamaija.analysis import HintResult, hint
-from mustamaija.errors import MustamaijaError
-from mustamaija.formats import Record
-from mustamaija.game import Beat, Declare, Lead, Rules, State, sample_state
-from mustamaija.search.solver import solve
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija import Beat, Declare, Lead, Record, Rules, State, sample_state
+from mustamaija.games.mustamaija.analysis import HintResult, hint
+from mustamaija.games.mustamaija.solver import solve
 from test_solver import _brute_safe_leads, _key, _position, _retrograde
 
 
@@ -104,7 +103,7 @@ def test_a_marriage_to_declare_is_a_candidate() -> None:
 
 
 def test_an_early_position_gives_the_search_bots_move_and_its_statistics() -> None:
-    from mustamaija.search.ismcts import SearchConfig, search_once
+    from mustamaija.games.mustamaija.players.ismcts import SearchConfig, search_once
 
     s = State.from_seed(players=4, seed=7)
     h = hint(s, iters=800, seed=3, method="ismcts")
@@ -125,8 +124,8 @@ def test_an_early_position_gives_the_search_bots_move_and_its_statistics() -> No
 
 
 def test_an_early_position_gives_the_pimc_bots_move_and_every_candidates_playouts() -> None:
-    from mustamaija.players.heuristic import candidate_plans, plan_step
-    from mustamaija.search.pimc import PIMCPlayer
+    from mustamaija.games.mustamaija.players.heuristic import candidate_plans, plan_step
+    from mustamaija.games.mustamaija.players.pimc import PIMCPlayer
 
     s = State.from_seed(players=4, seed=7)
     h = hint(s, iters=600, seed=3)
@@ -187,7 +186,7 @@ def test_the_hint_never_depends_on_hidden_cards(players: int, seed: int, turns: 
 
 
 def test_the_search_bot_gives_visit_counts() -> None:
-    pytest.importorskip("mustamaija.search.ismcts")
+    pytest.importorskip("mustamaija.games.mustamaija.players.ismcts")
     s = State.from_seed(players=3, seed=4)
     h = hint(s, iters=60, seed=1, method="ismcts")
     assert h.method == "ismcts"

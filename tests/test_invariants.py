@@ -21,9 +21,9 @@ from itertools import combinations, islice
 
 import pytest
 
-from mustamaija.cards import QS, SPADES, card_name, cards_of
-from mustamaija.formats.record import Record, state_to_json
-from mustamaija.game import DECLARE, DEFEND, LEAD, OVER, PRESETS, STOP, Beat, Declare, Lead, Rules, State, View, view_of
+from mustamaija.core.cards import QS, SPADES, card_name, cards_of
+from mustamaija.games.mustamaija import DECLARE, DEFEND, LEAD, OVER, PRESETS, STOP, Beat, Declare, Lead, Rules, State, View, view_of
+from mustamaija.games.mustamaija.record import Record, state_to_json
 from oracle import oracle_beats
 
 ALL = (1 << 52) - 1
@@ -141,7 +141,7 @@ def oracle_beats_all(s: State) -> set[Beat]:
 
 
 def test_beaters_table_matches_the_oracle() -> None:
-    from mustamaija.game.legality import BEATERS, beats
+    from mustamaija.games.mustamaija.legality import BEATERS, beats
 
     for trump in (-1, 0, 1, 2, 3):
         for led in range(52):

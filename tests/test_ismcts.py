@@ -6,10 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mustamaija.cards import QS
-from mustamaija.game import PRESETS, STOP, Rules, State, sample_state
-from mustamaija.players import RandomPlayer
-from mustamaija.search.ismcts import (
+from mustamaija.core.cards import QS
+from mustamaija.games.mustamaija import PRESETS, STOP, Rules, State, sample_state
+from mustamaija.games.mustamaija.players.ismcts import (
     Determiniser,
     ISMCTSPlayer,
     OpenHandPlayer,
@@ -18,9 +17,10 @@ from mustamaija.search.ismcts import (
     register,
     rollout_policy,
 )
-from mustamaija.search.ismcts_endgame import EndgameSolver, endgame_step
-from mustamaija.search.ismcts_policy import evaluate, fast_rollout, fast_step, random_step, rollout
-from mustamaija.search.solver import Solver, solve
+from mustamaija.games.mustamaija.players.ismcts_endgame import EndgameSolver, endgame_step
+from mustamaija.games.mustamaija.players.ismcts_policy import evaluate, fast_rollout, fast_step, random_step, rollout
+from mustamaija.games.mustamaija.solver import Solver, solve
+from mustamaija.players import RandomPlayer
 from peeking import swap_hidden
 
 

@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from mustamaija.cards import QS, SUIT_MASKS, card_name, cards_of
-from mustamaija.errors import IllegalActionError
-from mustamaija.formats.record import state_to_json
-from mustamaija.game import DECLARE, NUM_STEPS, PRESETS, STOP, Rules, State, deck_for_hands
-from mustamaija.game.actions import Action, Beat, Declare, Lead
-from mustamaija.game.legality import beats
+from mustamaija.core.cards import QS, SUIT_MASKS, card_name, cards_of
+from mustamaija.core.errors import IllegalActionError
+from mustamaija.games.mustamaija import DECLARE, NUM_STEPS, PRESETS, STOP, Rules, State, deck_for_hands
+from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
+from mustamaija.games.mustamaija.legality import beats
+from mustamaija.games.mustamaija.record import state_to_json
 
 Move = tuple[Action, ...]
 

@@ -8,8 +8,8 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from mustamaija import PRESETS, Rules, State
-from mustamaija.envs.mustamaija_game import OBS_SIZE, SPEC
-from mustamaija.errors import RulesError
+from mustamaija.core.errors import RulesError
+from mustamaija.games.mustamaija.observation import OBS_SIZE, SPEC
 from mustamaija.openspiel import resampler
 from mustamaija.openspiel.game import OpenSpielState
 from mustamaija.openspiel.versus import TimedISMCTSBot, play_versus

@@ -4,14 +4,12 @@ import random
 
 import pytest
 
-from mustamaija.cards import QS
-from mustamaija.game import PRESETS, STOP, Rules, State, View, sample_state
-from mustamaija.game.actions import DECLARE, Lead
-from mustamaija.players import HeuristicPlayer, RandomPlayer
-from mustamaija.players import heuristic as H
-from mustamaija.players.heuristic import Weights, candidate_plans, heuristic_plan, plan_step
-from mustamaija.players.registry import make_bot, sees_all
-from mustamaija.search.pimc import (
+from mustamaija.core.cards import QS
+from mustamaija.games.mustamaija import PRESETS, STOP, Rules, State, View, sample_state
+from mustamaija.games.mustamaija.actions import DECLARE, Lead
+from mustamaija.games.mustamaija.players import heuristic as H
+from mustamaija.games.mustamaija.players.heuristic import Weights, candidate_plans, heuristic_plan, plan_step
+from mustamaija.games.mustamaija.players.pimc import (
     OpenHandPIMCPlayer,
     PIMCPlayer,
     make_pimc,
@@ -19,7 +17,9 @@ from mustamaija.search.pimc import (
     rollouts,
     sequential_halving,
 )
-from mustamaija.search.solver import Solver, solve
+from mustamaija.games.mustamaija.solver import Solver, solve
+from mustamaija.players import HeuristicPlayer, RandomPlayer
+from mustamaija.players.registry import make_bot, sees_all
 from peeking import swap_hidden
 
 

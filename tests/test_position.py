@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from mustamaija.cards import QS, CardSet, parse_cards
-from mustamaija.errors import FormatError
-from mustamaija.formats import POSITION_FORMAT, Position, Record
-from mustamaija.game import Rules, State
+from mustamaija.core.cards import QS, CardSet, parse_cards
+from mustamaija.core.errors import FormatError
+from mustamaija.games.mustamaija import POSITION_FORMAT, Position, Record, Rules, State
 
 EXAMPLE: dict[str, Any] = {
     "format": "mustamaija-position/1",

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import ray
 
-from mustamaija.errors import MustamaijaError
+from mustamaija.core.errors import MustamaijaError
 from mustamaija.tournament import TournamentSettings, run_tournament
 from mustamaija.tournament.backends import BACKENDS, get_backend
 

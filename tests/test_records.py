@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mustamaija.cards import QS, card_name, parse_card
-from mustamaija.errors import FormatError, RecordError
-from mustamaija.formats.record import RECORD_FORMAT, Record, state_to_json
-from mustamaija.game import PRESETS, Rules, State, deck_for_hands, shuffled_deck
-from mustamaija.game.actions import Beat, Declare, Lead
+from mustamaija.core.cards import QS, card_name, parse_card
+from mustamaija.core.errors import FormatError, RecordError
+from mustamaija.games.mustamaija import PRESETS, Rules, State, deck_for_hands, shuffled_deck
+from mustamaija.games.mustamaija.actions import Beat, Declare, Lead
+from mustamaija.games.mustamaija.record import RECORD_FORMAT, Record, state_to_json
 
 # -- helpers --------------------------------------------------------------------
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from mustamaija.cards import QS, card_name
-from mustamaija.formats.record import Record
-from mustamaija.game import Rules, State, deck_for_hands
+from mustamaija.core.cards import QS, card_name
+from mustamaija.games.mustamaija import Rules, State, deck_for_hands
+from mustamaija.games.mustamaija.record import Record
 
 REPLAY_KEYS = {"finished", "loser", "out", "hands", "talon", "trump_suit", "trump_card", "attacker", "defender",
                "to_act", "phase"}

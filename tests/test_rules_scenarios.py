@@ -24,9 +24,8 @@ from contextlib import contextmanager
 import pytest
 
 from mustamaija import QS, CardError, IllegalActionError, Rules, RulesError, State, card_name, parse_card, parse_cards
-from mustamaija.cards import CLUBS, DIAMONDS, HEARTS, SPADES, mask_of
-from mustamaija.formats import state_to_json
-from mustamaija.game import DECLARE, DEFAULT_MAX_TURNS, STOP, Beat, Declare, Lead, Match, deck_for_hands
+from mustamaija.core.cards import CLUBS, DIAMONDS, HEARTS, SPADES, mask_of
+from mustamaija.games.mustamaija import DECLARE, DEFAULT_MAX_TURNS, STOP, Beat, Declare, Lead, Match, deck_for_hands, state_to_json
 
 # -- helpers ------------------------------------------------------------------------------------
 

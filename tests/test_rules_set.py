@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from mustamaija.errors import MustamaijaError, RulesError
-from mustamaija.game.rules import DEFAULT_MAX_TURNS, PRESET_SOURCES, PRESETS, Rules
+from mustamaija.core.errors import MustamaijaError, RulesError
+from mustamaija.games.mustamaija.rules import DEFAULT_MAX_TURNS, PRESET_SOURCES, PRESETS, Rules
 
 FORMAT_KEYS = (
     "hand_size", "trump", "trump_suit", "trump_turn", "spades_can_be_trump", "attack_limit", "max_lead", "max_turns",

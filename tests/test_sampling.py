@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from mustamaija.game import PRESETS, State, sample_state
+from mustamaija.games.mustamaija import PRESETS, State, sample_state
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from mustamaija.cards import card_name, cards_of, parse_cards
-from mustamaija.formats import Position, Record
-from mustamaija.game import Lead, Rules, State, action_from_json
+from mustamaija.core.cards import card_name, cards_of, parse_cards
+from mustamaija.games.mustamaija import Lead, Position, Record, Rules, State, action_from_json
 from test_solver import _brute_safe_leads, _position
 
 KEYS = {"attacker", "attacker_safe", "safe_leads", "line"}

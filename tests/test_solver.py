@@ -14,12 +14,12 @@ from collections.abc import Callable, Hashable
 
 import pytest
 
-from mustamaija.cards import QS, card_name, cards_of, parse_cards
-from mustamaija.errors import MustamaijaError
-from mustamaija.game import Beat, Declare, Lead, Rules, State
-from mustamaija.game import legality as L
-from mustamaija.search.solver import Solver, solve
-from mustamaija.search.solver_bench import bench_solver, random_position
+from mustamaija.core.cards import QS, card_name, cards_of, parse_cards
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija import Beat, Declare, Lead, Rules, State
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.solver import Solver, solve
+from mustamaija.games.mustamaija.solver_bench import bench_solver, random_position
 
 Key = Hashable
 

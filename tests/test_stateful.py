@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from mustamaija.cards import QS, SPADES, cards_of
-from mustamaija.errors import IllegalActionError
-from mustamaija.game import DECLARE, DEFEND, LEAD, OVER, PRESETS, Beat, Declare, Lead, State
+from mustamaija.core.cards import QS, SPADES, cards_of
+from mustamaija.core.errors import IllegalActionError
+from mustamaija.games.mustamaija import DECLARE, DEFEND, LEAD, OVER, PRESETS, Beat, Declare, Lead, State
 from oracle import oracle_beats
 
 ALL = (1 << 52) - 1

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from mustamaija import State
-from mustamaija.errors import MustamaijaError
-from mustamaija.formats.record import Record
-from mustamaija.game import Rules
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija import Rules
+from mustamaija.games.mustamaija.record import Record
 from mustamaija.players import RandomPlayer
 from mustamaija.players.registry import BotSpec, bot_names, make_bot, parse_bot_spec, register_bot, sees_all
 from mustamaija.tournament import (

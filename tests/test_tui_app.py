@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from mustamaija.cards import card_name, card_symbol, cards_of
-from mustamaija.formats.record import Record
-from mustamaija.game import Lead, State
-from mustamaija.game.state import DEFEND, LEAD
+from mustamaija.core.cards import card_name, card_symbol, cards_of
+from mustamaija.games.mustamaija import Lead, State
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.state import DEFEND, LEAD
 from mustamaija.players import RandomPlayer
 from mustamaija.tui.app import DealOverScreen, GameScreen, HintScreen, MustamaijaApp, PuzzleScreen, ReplayScreen, SetupScreen, TextScreen
 from mustamaija.tui.puzzles import load_puzzles
@@ -174,7 +174,7 @@ def test_defending_by_keys_pairs_and_beats() -> None:
                 screen = app.screen
                 assert isinstance(screen, GameScreen)
                 if st.phase == DEFEND and screen.selection.target >= 0:
-                    from mustamaija.game.legality import BEATERS
+                    from mustamaija.games.mustamaija.legality import BEATERS
 
                     beaters = st.hands[0] & BEATERS[st.trump][screen.selection.target]
                     if beaters:

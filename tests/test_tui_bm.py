@@ -8,8 +8,8 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from mustamaija.blackmaria.record import Record
-from mustamaija.cards import card_name, card_symbol, cards_of
+from mustamaija.core.cards import card_name, card_symbol, cards_of
+from mustamaija.games.black_maria.record import Record
 from mustamaija.tui.bm_app import BlackMariaApp, BmScreen, HandOverScreen
 from mustamaija.tui.bm_session import BmConfig, BmGame
 
@@ -224,7 +224,7 @@ def test_save_load_and_ctrl_c(tmp_path: Path) -> None:
 def test_a_resumed_game_plays_the_same_hands() -> None:
     # Saving mid-game and loading brings back the totals and the shuffles of the hands to come.
     def play(g: BmGame, stop: Callable[[BmGame], bool] | None = None) -> None:
-        from mustamaija.blackmaria.players import HeuristicPlayer
+        from mustamaija.games.black_maria.players import HeuristicPlayer
         from mustamaija.tui.bm_session import BotTurn
 
         me = HeuristicPlayer()

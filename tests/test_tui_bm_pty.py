@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mustamaija.blackmaria.record import Record
-from mustamaija.cards import card_symbol, cards_of
+from mustamaija.core.cards import card_symbol, cards_of
+from mustamaija.games.black_maria.record import Record
 from mustamaija.tui.bm_session import BmConfig, BmGame
 from test_tui_pty import Terminal  # The pseudo-terminal of the Mustamaija game's test.
 

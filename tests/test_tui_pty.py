@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from mustamaija.cards import card_name, card_symbol, cards_of
-from mustamaija.formats.record import Record
-from mustamaija.game import Lead
+from mustamaija.core.cards import card_name, card_symbol, cards_of
+from mustamaija.games.mustamaija import Lead
+from mustamaija.games.mustamaija.record import Record
 from mustamaija.tui.session import GameSession, MatchConfig
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")

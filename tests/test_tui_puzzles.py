@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from mustamaija.cards import QS, card_name, cards_of
-from mustamaija.game import Beat, Lead, State
-from mustamaija.search.solver import solve
+from mustamaija.core.cards import QS, card_name, cards_of
+from mustamaija.games.mustamaija import Beat, Lead, State
+from mustamaija.games.mustamaija.solver import solve
 from mustamaija.tui.puzzles import Puzzle, PuzzleGame, load_puzzles, verify
 
 PUZZLES = load_puzzles()

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from mustamaija.cards import QS, card_name, card_symbol, cards_of, parse_card
-from mustamaija.errors import CardError, IllegalActionError, MustamaijaError
-from mustamaija.formats.record import Record
-from mustamaija.game import Beat, Lead, Rules, State, deck_for_hands, sample_state
-from mustamaija.game.state import DEFEND, LEAD
+from mustamaija.core.cards import QS, card_name, card_symbol, cards_of, parse_card
+from mustamaija.core.errors import CardError, IllegalActionError, MustamaijaError
+from mustamaija.games.mustamaija import Beat, Lead, Rules, State, deck_for_hands, sample_state
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.state import DEFEND, LEAD
 from mustamaija.tui.bots import make_player, resolve_level, split_bots
 from mustamaija.tui.commands import parse_command
 from mustamaija.tui.describe import explain_error, sort_hand

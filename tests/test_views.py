@@ -20,8 +20,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from mustamaija.cards import QS, SPADES, card_name, cards_of, parse_card
-from mustamaija.game import OVER, PRESETS, Beat, Declare, Lead, Rules, State, deck_for_hands, view_of
+from mustamaija.core.cards import QS, SPADES, card_name, cards_of, parse_card
+from mustamaija.games.mustamaija import OVER, PRESETS, Beat, Declare, Lead, Rules, State, deck_for_hands, view_of
 
 ALL = (1 << 52) - 1
 CARD_TOKEN = re.compile(r"(?<![0-9A-Z])([2-9TJQKA][SHDC])(?![0-9A-Z])")

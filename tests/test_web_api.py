@@ -14,7 +14,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from mustamaija.formats.record import Record
+from mustamaija.games.mustamaija.record import Record
 from mustamaija.web import ServerConfig, create_app
 from mustamaija.web import app as app_module
 

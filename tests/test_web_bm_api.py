@@ -14,7 +14,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
     from starlette.testclient import WebSocketTestSession
 
-from mustamaija.blackmaria.record import Record
+from mustamaija.games.black_maria.record import Record
 from mustamaija.web import ServerConfig, create_app
 
 FAST: dict[str, Any] = {"bot_pace": 0.0, "deal_pause": 0.0, "hint_seconds": 0.2, "http_burst": 100000,

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 import websockets
 
-from mustamaija.blackmaria.actions import Pass, Play
-from mustamaija.blackmaria.record import Record
-from mustamaija.blackmaria.rules import in_play
-from mustamaija.blackmaria.state import State
-from mustamaija.cards import card_name, cards_of
+from mustamaija.core.cards import card_name, cards_of
+from mustamaija.games.black_maria.actions import Pass, Play
+from mustamaija.games.black_maria.record import Record
+from mustamaija.games.black_maria.rules import in_play
+from mustamaija.games.black_maria.state import State
 from web_live import cards_in, http, live_server
 
 

@@ -8,7 +8,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from mustamaija.blackmaria.record import Record
+from mustamaija.games.black_maria.record import Record
 from mustamaija.web.testing import ServerProcess
 
 

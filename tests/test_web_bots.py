@@ -7,8 +7,8 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from mustamaija.formats.record import Record
-from mustamaija.game.actions import action_from_json
+from mustamaija.games.mustamaija.actions import action_from_json
+from mustamaija.games.mustamaija.record import Record
 from mustamaija.web.bots import BotRunner, bot_action, check_bot, levels_json
 from mustamaija.web.errors import ApiError
 

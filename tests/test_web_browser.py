@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from mustamaija.cards import card_name, card_symbol, cards_of
+from mustamaija.core.cards import card_name, card_symbol, cards_of
 from mustamaija.tui.describe import sort_hand
 
 if TYPE_CHECKING:

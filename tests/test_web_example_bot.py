@@ -8,7 +8,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from mustamaija.formats.record import Record
+from mustamaija.games.mustamaija.record import Record
 from mustamaija.web.testing import ServerProcess
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 import websockets
 
-from mustamaija.cards import card_name, cards_of, parse_card
-from mustamaija.formats.record import Record
-from mustamaija.game.state import State
+from mustamaija.core.cards import card_name, cards_of, parse_card
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.state import State
 from web_live import cards_in, http, live_server
 
 

@@ -9,7 +9,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from mustamaija.formats.record import Record
+from mustamaija.games.mustamaija.record import Record
 from mustamaija.web.testing import ServerProcess
 
 

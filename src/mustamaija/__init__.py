@@ -6,9 +6,9 @@
 (4, 'lead')
 """
 
-from .cards import QS, Card, CardSet, card_name, card_symbol, parse_card, parse_cards, parse_suit
-from .errors import CardError, FormatError, IllegalActionError, MustamaijaError, RecordError, RulesError
-from .game import (
+from mustamaija.core.cards import QS, Card, CardSet, card_name, card_symbol, parse_card, parse_cards, parse_suit
+from mustamaija.core.errors import CardError, FormatError, IllegalActionError, MustamaijaError, RecordError, RulesError
+from mustamaija.games.mustamaija import (
     DECLARE,
     NUM_STEPS,
     PRESETS,

@@ -8,7 +8,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from ..errors import MustamaijaError
+from mustamaija.core.errors import MustamaijaError
 
 # Every module of this package with an ``add_parser`` function is a subcommand; modules
 # must import heavy dependencies inside ``run`` so that start-up stays quick.

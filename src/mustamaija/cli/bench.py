@@ -22,9 +22,9 @@ import sys
 import time
 from typing import Any
 
-from ..game.rules import PRESETS, Rules
-from ..game.state import State
-from ..players.random import RandomPlayer
+from mustamaija.games.mustamaija.rules import PRESETS, Rules
+from mustamaija.games.mustamaija.state import State
+from mustamaija.players.random import RandomPlayer
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -96,7 +96,7 @@ def measure_bots(players: int, deals: int, rules: Rules, seed: int) -> dict[str,
 
     CPU time of this process is used, so a busy machine disturbs the figures little.
     """
-    from ..players.heuristic import HeuristicPlayer, heuristic_step
+    from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer, heuristic_step
 
     rng = random.Random(seed)
     player_time = rollout_time = 0.0
@@ -121,8 +121,8 @@ def measure_bots(players: int, deals: int, rules: Rules, seed: int) -> dict[str,
 
 def measure_search(rules_name: str, seed: int) -> dict[str, float]:
     """Return search speeds per CPU second at the opening of deals: ISMCTS iterations (default and full rollouts), pimc playouts."""
-    from ..search.ismcts import iterations_per_second
-    from ..search.pimc import playouts_per_second
+    from mustamaija.games.mustamaija.players.ismcts import iterations_per_second
+    from mustamaija.games.mustamaija.players.pimc import playouts_per_second
 
     return {
         "ismcts_iterations_per_s": iterations_per_second(players=4, preset=rules_name, iters=3000, deals=5),
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"pimc: {m['pimc_playouts_per_s']:,.0f} heuristic playouts/s at the opening of a 4-player deal, "
                   f"{m['pimc_playouts_per_s_2p']:,.0f} with 2 players", flush=True)
     if "solver" in sections:
-        from ..search.solver_bench import bench_solver
+        from mustamaija.games.mustamaija.solver_bench import bench_solver
 
         try:
             sizes = [tuple(int(x) for x in size.split("+")) for size in args.solver_sizes.split(",") if size.strip()]
@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
             print("targets: 8+8 median at most 0.1 s, 12+12 median at most 1 s")
     if "adapters" in sections:
         try:
-            from ..envs.bench import adapter_rates
+            from mustamaija.envs.bench import adapter_rates
         except ImportError as e:
             print(f"mustamaija bench: the adapters section needs the rl extra (pip install 'mustamaija[rl]'): {e}",
                   file=sys.stderr)

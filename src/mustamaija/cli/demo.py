@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import random
 
-from ..formats.record import Record
-from ..game.rules import PRESETS, Rules
-from ..players.random import RandomPlayer
-from .narrate import narrate
+from mustamaija.cli.narrate import narrate
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.rules import PRESETS, Rules
+from mustamaija.players.random import RandomPlayer
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

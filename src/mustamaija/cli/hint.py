@@ -1,6 +1,6 @@
 """``mustamaija hint RECORD [--seat S] [--json]``: what to play in a record's final position, and why.
 
-The hint uses only what the seat can know (M22); see :mod:`mustamaija.analysis`.
+The hint uses only what the seat can know (M22); see :mod:`mustamaija.games.mustamaija.analysis`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from ..errors import FormatError, MustamaijaError
+from mustamaija.core.errors import FormatError, MustamaijaError
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,8 +33,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     """Print the hint, or the error on standard error."""
-    from ..analysis import DEFAULT_MAX_CANDIDATES, describe_candidates, hint
-    from ..formats.record import Record
+    from mustamaija.games.mustamaija.analysis import DEFAULT_MAX_CANDIDATES, describe_candidates, hint
+    from mustamaija.games.mustamaija.record import Record
 
     try:
         try:

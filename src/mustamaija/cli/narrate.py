@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..cards import card_symbol, cards_of
-from ..formats.record import Record
-from ..game.actions import Beat, Declare, Lead
-from ..game.rules import PRESETS, Rules
-from ..game.state import State
+from mustamaija.core.cards import card_symbol, cards_of
+from mustamaija.games.mustamaija.actions import Beat, Declare, Lead
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.rules import PRESETS, Rules
+from mustamaija.games.mustamaija.state import State
 
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
@@ -34,7 +34,7 @@ def narrate(record: Record) -> Iterator[str]:
         yield _trump_line(s)
     for i, action in enumerate(record.actions):
         before = s.copy()
-        from ..formats.record import _play
+        from mustamaija.games.mustamaija.record import _play
 
         _play(s, i, action)
         yield from _describe(before, s, action)

@@ -19,8 +19,8 @@ import random
 import sys
 from typing import Any
 
-from ..errors import MustamaijaError
-from ..game.rules import PRESETS, Rules
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija.rules import PRESETS, Rules
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
     """Open the game."""
     if args.game == "black-maria":
         return _run_black_maria(args)
-    from ..tui.bots import split_bots
-    from ..tui.session import AUTOSAVE, GameSession, MatchConfig
+    from mustamaija.tui.bots import split_bots
+    from mustamaija.tui.session import AUTOSAVE, GameSession, MatchConfig
 
     direct = any(v is not None for v in (args.players, args.bots, args.preset, args.seed, args.load)) or bool(args.rule)
     rules = _rules(args)
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             setup = config
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise MustamaijaError("play needs a terminal (standard input and output must not be redirected)")
-    from ..tui.app import MustamaijaApp
+    from mustamaija.tui.app import MustamaijaApp
 
     app = MustamaijaApp(session=session, setup=setup, pace=max(0.0, args.pace), autosave=args.autosave or AUTOSAVE,
                         save_dir=args.save_dir, hint_seconds=args.hint_time)
@@ -113,13 +113,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _players_of(path: str) -> int:
-    from ..formats.record import Record
+    from mustamaija.games.mustamaija.record import Record
 
     return Record.load(path).players
 
 
 def _run_black_maria(args: argparse.Namespace) -> int:
-    from ..tui.bm_session import BM_AUTOSAVE, BmConfig, BmGame, new_seed
+    from mustamaija.tui.bm_session import BM_AUTOSAVE, BmConfig, BmGame, new_seed
 
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip()) if args.bots else None
     if args.load:
@@ -132,7 +132,7 @@ def _run_black_maria(args: argparse.Namespace) -> int:
         game = BmGame(config, save_dir=args.save_dir)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise MustamaijaError("play needs a terminal (standard input and output must not be redirected)")
-    from ..tui.bm_app import BlackMariaApp
+    from mustamaija.tui.bm_app import BlackMariaApp
 
     app = BlackMariaApp(game, pace=max(0.0, args.pace), autosave=args.autosave or BM_AUTOSAVE, save_dir=args.save_dir)
     code = app.run()

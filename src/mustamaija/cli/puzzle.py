@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from ..errors import IllegalActionError, MustamaijaError
+from mustamaija.core.errors import IllegalActionError, MustamaijaError
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,9 +29,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     """List, check or play the puzzles."""
-    from ..cards import parse_cards
-    from ..game.actions import Lead
-    from ..tui.puzzles import PuzzleGame, load_puzzles, refutation_text
+    from mustamaija.core.cards import parse_cards
+    from mustamaija.games.mustamaija.actions import Lead
+    from mustamaija.tui.puzzles import PuzzleGame, load_puzzles, refutation_text
 
     puzzles = load_puzzles()
     if args.level:
@@ -65,6 +65,6 @@ def run(args: argparse.Namespace) -> int:
         return 0 if verdict.ok else 1
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise MustamaijaError("puzzle needs a terminal (or use --list, --position or --answer)")
-    from ..tui.app import MustamaijaApp
+    from mustamaija.tui.app import MustamaijaApp
 
     return int(MustamaijaApp(puzzles=puzzles, puzzle_index=index).run() or 0)

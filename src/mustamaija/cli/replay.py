@@ -12,10 +12,10 @@ import json
 import sys
 from typing import Any
 
-from ..blackmaria import record as bm_record
-from ..errors import FormatError
-from ..formats.record import Record, state_to_json
-from .narrate import narrate
+from mustamaija.cli.narrate import narrate
+from mustamaija.core.errors import FormatError
+from mustamaija.games.black_maria import record as bm_record
+from mustamaija.games.mustamaija.record import Record, state_to_json
 
 AnyRecord = Record | bm_record.Record
 
@@ -58,7 +58,7 @@ def replay_line(record: AnyRecord, as_json: bool) -> str:
     if isinstance(record, bm_record.Record):
         if as_json:
             return json.dumps(bm_record.replay_json(record))
-        from ..blackmaria.narrate import narrate as bm_narrate
+        from mustamaija.games.black_maria.narrate import narrate as bm_narrate
 
         return bm_narrate(record)
     return json.dumps(state_to_json(record.replay())) if as_json else "\n".join(narrate(record))
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{path}: {e}", file=sys.stderr)
             return 1
         if isinstance(record, Record):
-            from ..tui.app import MustamaijaApp
+            from mustamaija.tui.app import MustamaijaApp
 
             return int(MustamaijaApp(record=record, record_title=path).run() or 0)
     failed = False

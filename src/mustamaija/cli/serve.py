@@ -17,7 +17,7 @@ import threading
 import webbrowser
 from pathlib import Path
 
-from ..errors import MustamaijaError
+from mustamaija.core.errors import MustamaijaError
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web import ServerConfig, create_app
-        from ..web.config import default_db_url
+        from mustamaija.web import ServerConfig, create_app
+        from mustamaija.web.config import default_db_url
     except ImportError as e:
         raise MustamaijaError(f"the web app needs its extra: pip install 'mustamaija[web]' ({e})") from None
     for name in ("bot_pace", "deal_pause", "takeover_after"):

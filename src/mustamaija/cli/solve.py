@@ -16,10 +16,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..cards import QS, CardSet, card_symbol, cards_of
-from ..errors import FormatError, MustamaijaError
-from ..game.actions import Beat, Declare, Lead
-from ..game.state import State
+from mustamaija.core.cards import QS, CardSet, card_symbol, cards_of
+from mustamaija.core.errors import FormatError, MustamaijaError
+from mustamaija.games.mustamaija.actions import Beat, Declare, Lead
+from mustamaija.games.mustamaija.state import State
 
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
@@ -36,8 +36,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def load_position_state(path: str) -> State:
     """Return the state to solve from a position file or a record file; errors are :class:`FormatError`."""
-    from ..formats.position import POSITION_FORMAT, Position
-    from ..formats.record import RECORD_FORMAT, Record
+    from mustamaija.games.mustamaija.position import POSITION_FORMAT, Position
+    from mustamaija.games.mustamaija.record import RECORD_FORMAT, Record
 
     try:
         with open(path, "rb") as f:
@@ -62,7 +62,7 @@ def load_position_state(path: str) -> State:
 
 def run(args: argparse.Namespace) -> int:
     """Solve the file; print the result, or the error on standard error."""
-    from ..search.solver import solve
+    from mustamaija.games.mustamaija.solver import solve
 
     try:
         state = load_position_state(args.file)

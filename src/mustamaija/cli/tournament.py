@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..errors import MustamaijaError
-from ..game.rules import PRESETS, Rules
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija.rules import PRESETS, Rules
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -140,8 +140,8 @@ def run(args: argparse.Namespace) -> int:
         raise MustamaijaError("--address needs --backend ray")
     if args.game == "black-maria":
         return _run_black_maria(args)
-    from ..tournament.report import plot_loss_rates, table_lines
-    from ..tournament.runner import TournamentSettings, run_tournament
+    from mustamaija.tournament.report import plot_loss_rates, table_lines
+    from mustamaija.tournament.runner import TournamentSettings, run_tournament
 
     rules, preset = _rules(args)
     settings = TournamentSettings(
@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed, rotate=not args.no_rotate, preset=preset,
     )
     # Build one of each bot now, so that a bad spec fails before any process starts.
-    from ..players.registry import make_bot
+    from mustamaija.players.registry import make_bot
 
     for spec in dict.fromkeys(settings.bots):
         make_bot(spec, 0)
@@ -186,10 +186,10 @@ def _report(args: argparse.Namespace, result: Any, plot: Callable[[Any, str], ob
 
 def _run_black_maria(args: argparse.Namespace) -> int:
     """Run a Black Maria tournament and print its report (points per hand instead of loss rates)."""
-    from ..blackmaria.rules import Rules as BlackMariaRules
-    from ..players.registry import make_bot
-    from ..tournament.blackmaria import BlackMariaSettings, run_black_maria_tournament
-    from ..tournament.points_report import plot_points, points_table_lines
+    from mustamaija.games.black_maria.rules import Rules as BlackMariaRules
+    from mustamaija.players.registry import make_bot
+    from mustamaija.tournament.blackmaria import BlackMariaSettings, run_black_maria_tournament
+    from mustamaija.tournament.points_report import plot_points, points_table_lines
 
     if args.preset is not None:
         raise MustamaijaError("--preset names a Mustamaija rule set; for Black Maria give --rules JSON")

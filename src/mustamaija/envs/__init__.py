@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .game_spec import GameSpec, game_names, game_spec, register_game
+from mustamaija.envs.game_spec import GameSpec, game_names, game_spec, register_game
 
 __all__ = ["ENV_NAMES", "GameSpec", "game_names", "game_spec", "make_env", "register_game", "register_gymnasium"]
 
@@ -40,7 +40,7 @@ def make_env(name: str, **kwargs: Any) -> Any:
     """
     if name not in ENV_NAMES:
         raise KeyError(f"unknown environment {name!r} (known environments: {', '.join(ENV_NAMES)})")
-    from .aec import env
+    from mustamaija.envs.aec import env
 
     return env(game=name.rsplit("_v", 1)[0], **kwargs)
 

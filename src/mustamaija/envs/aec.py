@@ -35,7 +35,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 
-from .game_spec import GameSpec, GameState, game_spec
+from mustamaija.envs.game_spec import GameSpec, GameState, game_spec
 
 __all__ = ["AgentObs", "env", "mask_array", "raw_env"]
 

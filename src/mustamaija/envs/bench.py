@@ -23,8 +23,8 @@ from __future__ import annotations
 import random
 import time
 
-from ..game.rules import Rules
-from ..game.state import State
+from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.state import State
 
 __all__ = ["adapter_rates", "engine_rate", "openspiel_rate", "pettingzoo_rate"]
 
@@ -50,7 +50,7 @@ def engine_rate(seconds: float, players: int = 4, preset: str = "standard", seed
 
 def pettingzoo_rate(seconds: float, players: int = 4, preset: str = "standard", seed: int = 0) -> float:
     """Return PettingZoo AEC steps per second: ``env.last()`` with its observation and mask, then ``env.step``."""
-    from .mustamaija_v0 import env as make
+    from mustamaija.envs.mustamaija_v0 import env as make
 
     rng = random.Random(seed)
     env = make(players=players, preset=preset)
@@ -76,7 +76,7 @@ def openspiel_rate(seconds: float, players: int = 4, preset: str = "standard", s
     """Return OpenSpiel player actions per second: ``legal_actions`` then ``apply_action``, dealing included in the time."""
     import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
-    from ..openspiel import game as _registers_the_games  # noqa: F401
+    from mustamaija.openspiel import game as _registers_the_games  # noqa: F401
 
     rng = random.Random(seed)
     game = pyspiel.load_game("mustamaija", {"players": players, "preset": preset})

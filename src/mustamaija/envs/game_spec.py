@@ -114,7 +114,10 @@ class GameSpec(Protocol):
 
 
 _GAMES: dict[str, GameSpec] = {}
-_MODULES: dict[str, str] = {"mustamaija": "mustamaija.envs.mustamaija_game", "black_maria": "mustamaija.envs.blackmaria_game"}
+_MODULES: dict[str, str] = {
+    "mustamaija": "mustamaija.games.mustamaija.observation",
+    "black_maria": "mustamaija.games.black_maria.observation",
+}
 """Game modules imported on first look-up; each calls :func:`register_game`."""
 
 

@@ -29,8 +29,8 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from .aec import mask_array
-from .game_spec import GameSpec, GameState, game_spec
+from mustamaija.envs.aec import mask_array
+from mustamaija.envs.game_spec import GameSpec, GameState, game_spec
 
 __all__ = ["SingleAgentEnv"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import aec
+from mustamaija.envs import aec
 
 __all__ = ["env", "raw_env"]
 

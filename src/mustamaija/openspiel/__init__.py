@@ -13,6 +13,6 @@ search player against it.
 
 from __future__ import annotations
 
-from .game import OpenSpielGame, OpenSpielState, register, resampler
+from mustamaija.openspiel.game import OpenSpielGame, OpenSpielState, register, resampler
 
 __all__ = ["OpenSpielGame", "OpenSpielState", "register", "resampler"]

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
-from ..envs.game_spec import GameSpec, GameState, game_names, game_spec
+from mustamaija.envs.game_spec import GameSpec, GameState, game_names, game_spec
 
 __all__ = ["OpenSpielGame", "OpenSpielState", "game_type", "register", "resampler"]
 

@@ -24,9 +24,9 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped,unused-ignore]
 
-from ..players.registry import make_bot
-from ..tournament.runner import bot_seed, deal_seed
-from .game import OpenSpielState, resampler
+from mustamaija.openspiel.game import OpenSpielState, resampler
+from mustamaija.players.registry import make_bot
+from mustamaija.tournament.runner import bot_seed, deal_seed
 
 __all__ = ["TimedISMCTSBot", "play_versus"]
 

@@ -1,9 +1,9 @@
 """Players: programs that choose steps from a seat's view, never from the true state."""
 
-from .base import Player
-from .heuristic import HeuristicPlayer, heuristic_step
-from .random import RandomPlayer
-from .registry import BotSpec, bot_names, make_bot, parse_bot_spec, register_bot
+from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer, heuristic_step
+from mustamaija.players.base import Player
+from mustamaija.players.random import RandomPlayer
+from mustamaija.players.registry import BotSpec, bot_names, make_bot, parse_bot_spec, register_bot
 
 __all__ = [
     "BotSpec",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from ..game.view import View
+from mustamaija.games.mustamaija.view import View
 
 
 @runtime_checkable
@@ -14,5 +14,5 @@ class Player(Protocol):
     name: str
 
     def act(self, view: View) -> int:
-        """Return a legal step (see :mod:`mustamaija.game.actions`) for ``view.seat``."""
+        """Return a legal step (see :mod:`mustamaija.games.mustamaija.actions`) for ``view.seat``."""
         ...

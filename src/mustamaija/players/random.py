@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from ..game.view import View
+from mustamaija.games.mustamaija.view import View
 
 
 class RandomPlayer:

@@ -14,13 +14,13 @@ one, else kept as a string.
 >>> make_bot("nobody", seed=1)
 Traceback (most recent call last):
 ...
-mustamaija.errors.MustamaijaError: unknown bot 'nobody' (known bots: ...)
+mustamaija.core.errors.MustamaijaError: unknown bot 'nobody' (known bots: ...)
 
 A factory takes the spec's parameters (a dict) and a seed, and returns a
 player: an object with a ``name`` and ``act(view) -> step``. Other modules add
 their bots with :func:`register_bot` when they are imported; the modules of
 :data:`PLUGIN_MODULES` are imported lazily the first time a name is looked
-up, so that a search bot living in ``mustamaija.search.ismcts`` only needs::
+up, so that a search bot living in ``mustamaija.games.mustamaija.players.ismcts`` only needs::
 
     from mustamaija.players.registry import register_bot
     register_bot("ismcts", lambda params, seed: IsmctsPlayer(seed=seed, **params))
@@ -32,7 +32,7 @@ tournament call its ``act_open(state)`` with the true state instead of
 
 Each game has its own bots, since a bot reads one game's views. The
 functions take ``game`` (:data:`GAMES`; ``"mustamaija"`` by default); Black
-Maria's bots come from :mod:`mustamaija.blackmaria.players`, whose specs
+Maria's bots come from :mod:`mustamaija.games.black_maria.players`, whose specs
 (``random``, ``heuristic``, ``pimc:samples=N``) are read the same way:
 
 >>> bot_names(game="black-maria")
@@ -42,7 +42,7 @@ Maria's bots come from :mod:`mustamaija.blackmaria.players`, whose specs
 >>> make_bot("heuristic", seed=1, game="hearts")
 Traceback (most recent call last):
 ...
-mustamaija.errors.MustamaijaError: unknown game 'hearts' (known games: mustamaija, black-maria)
+mustamaija.core.errors.MustamaijaError: unknown game 'hearts' (known games: mustamaija, black-maria)
 """
 
 from __future__ import annotations
@@ -52,11 +52,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal, overload
 
-from ..errors import MustamaijaError
-from .base import Player
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.players.base import Player
 
 if TYPE_CHECKING:
-    from ..blackmaria.players import Player as BlackMariaPlayer
+    from mustamaija.games.black_maria.players import Player as BlackMariaPlayer
 
 __all__ = [
     "GAMES",
@@ -77,7 +77,7 @@ BotFactory = Callable[[Mapping[str, Any], int], Player]
 GAMES: Final = ("mustamaija", "black-maria")
 """The games bots are registered for; ``"mustamaija"`` is the default everywhere."""
 
-PLUGIN_MODULES: Final = ("mustamaija.search.ismcts", "mustamaija.search.pimc")
+PLUGIN_MODULES: Final = ("mustamaija.games.mustamaija.players.ismcts", "mustamaija.games.mustamaija.players.pimc")
 """Modules imported on the first look-up, in which other bots register themselves (missing ones are skipped)."""
 
 _FACTORIES: dict[str, tuple[BotFactory, str]] = {}
@@ -126,7 +126,7 @@ _BLACK_MARIA_DESCRIPTIONS: Final = {
 def bot_names(game: str = "mustamaija") -> list[str]:
     """Return the names of the bots registered for ``game``, sorted."""
     if _check_game(game):
-        from ..blackmaria.players import BOTS
+        from mustamaija.games.black_maria.players import BOTS
 
         return sorted(BOTS)
     _load_plugins()
@@ -228,7 +228,7 @@ def make_bot(spec: str | BotSpec, seed: int, game: str = "mustamaija") -> Player
 
 
 def _make_black_maria_bot(spec: BotSpec, seed: int) -> BlackMariaPlayer:
-    from ..blackmaria.players import make_bot as bm_make_bot
+    from mustamaija.games.black_maria.players import make_bot as bm_make_bot
 
     return bm_make_bot(str(spec), seed=seed)
 
@@ -239,7 +239,7 @@ def sees_all(player: object) -> bool:
 
 
 def _random_factory(params: Mapping[str, Any], seed: int) -> Player:
-    from .random import RandomPlayer
+    from mustamaija.players.random import RandomPlayer
 
     if params:
         raise ValueError(f"the random bot takes no parameters, got {', '.join(params)}")
@@ -247,7 +247,7 @@ def _random_factory(params: Mapping[str, Any], seed: int) -> Player:
 
 
 def _heuristic_factory(params: Mapping[str, Any], seed: int) -> Player:
-    from .heuristic import HeuristicPlayer
+    from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer
 
     return HeuristicPlayer(seed=seed, **params)
 

@@ -18,10 +18,10 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
 
-from ..game.rules import Rules
-from ..game.state import State
-from ..game.view import View
-from .ismcts_endgame import MAX_SOLVER_CARDS
+from mustamaija.games.mustamaija.players.ismcts_endgame import MAX_SOLVER_CARDS
+from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.state import State
+from mustamaija.games.mustamaija.view import View
 
 __all__ = ["SEARCH_PARAMS", "check_budget", "flag", "number", "process_pool", "read_params", "search_rate"]
 

@@ -1,8 +1,8 @@
 """Tournaments between bots: duplicate deals with seat rotation, loss rates (Black Maria: points) with intervals."""
 
-from .blackmaria import BlackMariaResult, BlackMariaSettings, HandResult, run_black_maria_tournament
-from .runner import GameResult, TournamentResult, TournamentSettings, bot_seed, deal_seed, play_game, run_tournament
-from .stats import MeanInterval, PairedDifference, mean_interval, paired_difference, wilson_interval
+from mustamaija.tournament.blackmaria import BlackMariaResult, BlackMariaSettings, HandResult, run_black_maria_tournament
+from mustamaija.tournament.runner import GameResult, TournamentResult, TournamentSettings, bot_seed, deal_seed, play_game, run_tournament
+from mustamaija.tournament.stats import MeanInterval, PairedDifference, mean_interval, paired_difference, wilson_interval
 
 __all__ = [
     "BlackMariaResult",

@@ -14,7 +14,7 @@ differ.
 >>> get_backend("spark")
 Traceback (most recent call last):
 ...
-mustamaija.errors.MustamaijaError: unknown backend 'spark' (known backends: local, ray)
+mustamaija.core.errors.MustamaijaError: unknown backend 'spark' (known backends: local, ray)
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol, TypeVar
 
-from ..errors import MustamaijaError
-from .runner import GameResult, ProgressFn, TournamentSettings, write_record
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.tournament.runner import GameResult, ProgressFn, TournamentSettings, write_record
 
 __all__ = ["BACKENDS", "Backend", "Games", "get_backend", "run_local", "run_ray"]
 

@@ -28,13 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..blackmaria.record import Record
-from ..blackmaria.rules import Rules, check_players
-from ..blackmaria.state import State
-from ..errors import MustamaijaError
-from ..players.registry import make_bot, parse_bot_spec
-from .runner import ProgressFn, bot_seed, deal_seed, play_out, record_text, run_games
-from .stats import mean_interval, paired_difference
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.black_maria.record import Record
+from mustamaija.games.black_maria.rules import Rules, check_players
+from mustamaija.games.black_maria.state import State
+from mustamaija.players.registry import make_bot, parse_bot_spec
+from mustamaija.tournament.runner import ProgressFn, bot_seed, deal_seed, play_out, record_text, run_games
+from mustamaija.tournament.stats import mean_interval, paired_difference
 
 __all__ = [
     "GAME",

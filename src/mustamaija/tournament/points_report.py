@@ -6,7 +6,7 @@ import math
 import os
 from typing import Any
 
-from .blackmaria import BlackMariaResult, PointsRow
+from mustamaija.tournament.blackmaria import BlackMariaResult, PointsRow
 
 __all__ = ["plot_points", "points_table_lines"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .runner import BotRow, TournamentResult
+from mustamaija.tournament.runner import BotRow, TournamentResult
 
 __all__ = ["plot_loss_rates", "table_lines"]
 

@@ -7,7 +7,7 @@ lineup position ``p`` sits in seat ``(p + r) % players``. Every bot gets a
 fresh instance for each game, seeded from ``(S, i, r, p)``, so the results do
 not depend on how the deals are split between processes.
 
->>> from mustamaija.game import Rules
+>>> from mustamaija.games.mustamaija import Rules
 >>> t = TournamentSettings(players=3, bots=("random", "random", "random"), deals=4, seed=1)
 >>> result = run_tournament(t)
 >>> len(result.games), sum(g.loser is not None for g in result.games) + result.stopped
@@ -23,10 +23,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import IllegalActionError, MustamaijaError
-from ..game.rules import Rules
-from ..game.state import State
-from ..players.registry import BotSpec, make_bot, parse_bot_spec, sees_all
+from mustamaija.core.errors import IllegalActionError, MustamaijaError
+from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.state import State
+from mustamaija.players.registry import BotSpec, make_bot, parse_bot_spec, sees_all
 
 __all__ = [
     "GameResult",
@@ -152,7 +152,7 @@ def play_game_record(settings: TournamentSettings, index: int, rotation: int,
     decisions, seconds = play_out(state, act, specs, position_of, index, dseed, rotation)
     text = None
     if with_record:
-        from ..formats.record import Record
+        from mustamaija.games.mustamaija.record import Record
 
         text = record_text(Record, state, specs, position_of, settings.seed, index, dseed, rotation)
     loser = position_of[state.loser] if state.loser >= 0 else None
@@ -256,7 +256,7 @@ class TournamentResult:
         return sum(1 for g in self.games if g.loser is None)
 
     def _row(self, label: str, spec: str, positions: tuple[int, ...]) -> BotRow:
-        from .stats import wilson_interval
+        from mustamaija.tournament.stats import wilson_interval
 
         finished = self.finished
         trials = len(finished) * len(positions)
@@ -293,7 +293,7 @@ class TournamentResult:
 
     def pairwise(self) -> list[dict[str, Any]]:
         """Compare every two distinct bot specs on the same deals: the mean per-deal difference of loss rates."""
-        from .stats import paired_difference
+        from mustamaija.tournament.stats import paired_difference
 
         specs = list(dict.fromkeys(self.settings.bots))
         out = []
@@ -349,7 +349,7 @@ def run_games(settings: Any, jobs: int = 1, out_dir: str | os.PathLike[str] | No
               progress: ProgressFn | None = None, backend: str = "local",
               address: str | None = None) -> tuple[list[Any], float]:
     """Play every game of ``settings`` (a :class:`~.backends.Games`) on a backend; return them in order and the seconds taken."""
-    from .backends import get_backend
+    from mustamaija.tournament.backends import get_backend
 
     run = get_backend(backend)
     if address is not None and backend != "ray":

@@ -16,15 +16,15 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from ..errors import MustamaijaError
-from ..formats.record import Record
-from .dialogs import DealOverScreen, HintScreen, TextScreen
-from .play_screen import GameScreen
-from .puzzle_screen import PuzzleMenu, PuzzleScreen
-from .puzzles import Puzzle
-from .replay_screen import ReplayScreen
-from .session import AUTOSAVE, GameSession, MatchConfig
-from .setup_screen import SetupScreen
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.tui.dialogs import DealOverScreen, HintScreen, TextScreen
+from mustamaija.tui.play_screen import GameScreen
+from mustamaija.tui.puzzle_screen import PuzzleMenu, PuzzleScreen
+from mustamaija.tui.puzzles import Puzzle
+from mustamaija.tui.replay_screen import ReplayScreen
+from mustamaija.tui.session import AUTOSAVE, GameSession, MatchConfig
+from mustamaija.tui.setup_screen import SetupScreen
 
 __all__ = [
     "DealOverScreen",

@@ -11,11 +11,11 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from ..errors import MustamaijaError
-from .app import CSS
-from .bm_dialogs import HandOverScreen
-from .bm_screen import BmScreen
-from .bm_session import BM_AUTOSAVE, BmGame
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.tui.app import CSS
+from mustamaija.tui.bm_dialogs import HandOverScreen
+from mustamaija.tui.bm_screen import BmScreen
+from mustamaija.tui.bm_session import BM_AUTOSAVE, BmGame
 
 __all__ = ["BlackMariaApp", "BmScreen", "HandOverScreen"]
 

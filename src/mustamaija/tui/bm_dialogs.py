@@ -13,10 +13,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from .bm_session import BmGame
+from mustamaija.tui.bm_session import BmGame
 
 if TYPE_CHECKING:
-    from .bm_app import BlackMariaApp
+    from mustamaija.tui.bm_app import BlackMariaApp
 
 __all__ = ["HandOverScreen"]
 

@@ -1,9 +1,9 @@
 """Rich renderables for the Black Maria table: the trick, the passing, the scores and the game panel.
 
-Everything here draws from the person's :class:`~mustamaija.blackmaria.view.View`
+Everything here draws from the person's :class:`~mustamaija.games.black_maria.view.View`
 (plus names and totals), so nothing the seat cannot know is ever shown.
 
->>> from mustamaija.blackmaria import State
+>>> from mustamaija.games.black_maria import State
 >>> v = State.from_seed(players=4, seed=7).view(0)
 >>> print(pass_text(v, ["You", "Aino", "Eero", "Helmi"]).plain.splitlines()[0])
 Passing (B3): every seat passes 3 cards to its left; 0 of 4 have passed.
@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from ..blackmaria.legality import trick_winner
-from ..blackmaria.view import View
-from ..cards import SUIT_SYMBOLS, cards_of
-from .bm_session import PENALTY_MASK, LastTrick
-from .render import card_label, cards_label
+from mustamaija.core.cards import SUIT_SYMBOLS, cards_of
+from mustamaija.games.black_maria.legality import trick_winner
+from mustamaija.games.black_maria.view import View
+from mustamaija.tui.bm_session import PENALTY_MASK, LastTrick
+from mustamaija.tui.render import card_label, cards_label
 
 __all__ = ["game_text", "pass_text", "scores_table", "trick_text"]
 

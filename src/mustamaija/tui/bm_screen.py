@@ -18,19 +18,19 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
-from ..blackmaria.players import RandomPlayer
-from ..blackmaria.players.heuristic import HeuristicPlayer, pass_choice
-from ..cards import card_symbol, cards_of
-from ..errors import MustamaijaError
-from .bm_dialogs import HandOverScreen
-from .bm_render import game_text, pass_text, scores_table, trick_text
-from .bm_session import BmGame, BotTurn, bm_sort, cards_words
-from .dialogs import TextScreen
-from .render import hand_text
-from .widgets import CommandLine, HandPanel, LogPanel, Panel
+from mustamaija.core.cards import card_symbol, cards_of
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.black_maria.players import RandomPlayer
+from mustamaija.games.black_maria.players.heuristic import HeuristicPlayer, pass_choice
+from mustamaija.tui.bm_dialogs import HandOverScreen
+from mustamaija.tui.bm_render import game_text, pass_text, scores_table, trick_text
+from mustamaija.tui.bm_session import BmGame, BotTurn, bm_sort, cards_words
+from mustamaija.tui.dialogs import TextScreen
+from mustamaija.tui.render import hand_text
+from mustamaija.tui.widgets import CommandLine, HandPanel, LogPanel, Panel
 
 if TYPE_CHECKING:
-    from .bm_app import BlackMariaApp
+    from mustamaija.tui.bm_app import BlackMariaApp
 
 __all__ = ["BM_HELP", "BmScreen"]
 

@@ -11,8 +11,8 @@ import asyncio
 import os
 import sys
 
-from .bm_app import BlackMariaApp, BmScreen
-from .bm_session import BmConfig, BmGame
+from mustamaija.tui.bm_app import BlackMariaApp, BmScreen
+from mustamaija.tui.bm_session import BmConfig, BmGame
 
 SIZE = (120, 40)
 

@@ -1,4 +1,4 @@
-"""The Black Maria game behind the terminal screens: a UI-free controller over :class:`~mustamaija.blackmaria.session.Table`.
+"""The Black Maria game behind the terminal screens: a UI-free controller over :class:`~mustamaija.games.black_maria.session.Table`.
 
 Every seat is a person to the :class:`Table`, so that :meth:`Table.act`
 never runs the bots itself: the screens let each bot think in a worker
@@ -23,16 +23,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..blackmaria.legality import penalty_of
-from ..blackmaria.players import Player, make_bot
-from ..blackmaria.record import Record
-from ..blackmaria.rules import Rules, check_players
-from ..blackmaria.session import Event, Table
-from ..blackmaria.state import State
-from ..blackmaria.view import View
-from ..cards import card_symbol, cards_of, parse_cards
-from ..errors import CardError, FormatError, MustamaijaError, RulesError
-from .session import BOT_NAMES
+from mustamaija.core.cards import card_symbol, cards_of, parse_cards
+from mustamaija.core.errors import CardError, FormatError, MustamaijaError, RulesError
+from mustamaija.games.black_maria.legality import penalty_of
+from mustamaija.games.black_maria.players import Player, make_bot
+from mustamaija.games.black_maria.record import Record
+from mustamaija.games.black_maria.rules import Rules, check_players
+from mustamaija.games.black_maria.session import Event, Table
+from mustamaija.games.black_maria.state import State
+from mustamaija.games.black_maria.view import View
+from mustamaija.tui.session import BOT_NAMES
 
 __all__ = ["BM_AUTOSAVE", "BM_LEVELS", "BmConfig", "BmGame", "BotTurn", "LastTrick", "bm_sort", "cards_words"]
 
@@ -48,7 +48,7 @@ PHASES: Final = ("pass", "play", "over")
 def bm_sort(mask: int) -> list[int]:
     """Return a hand sorted for people: by suit (♠ ♥ ♣ ♦, black and red alternating), low to high.
 
-    >>> from mustamaija.cards import mask_of, parse_cards
+    >>> from mustamaija.core.cards import mask_of, parse_cards
     >>> [card_symbol(c) for c in bm_sort(mask_of(parse_cards("2D QS 3C AH 4S")))]
     ['4♠', 'Q♠', 'A♥', '3♣', '2♦']
     """
@@ -94,7 +94,7 @@ class BmConfig:
         return Rules(target_score=self.target_score, hands=self.hands, allow_renege=self.renege)
 
     def validate(self) -> None:
-        """Raise :class:`~mustamaija.errors.MustamaijaError` naming the first bad setting."""
+        """Raise :class:`~mustamaija.core.errors.MustamaijaError` naming the first bad setting."""
         check_players(self.players)
         if not 0 <= self.human < self.players:
             raise RulesError(f"bad seat {self.human}: expected a seat from 0 to {self.players - 1}")
@@ -255,8 +255,8 @@ class BmGame:
     def submit(self, text: str) -> list[Event]:
         """Make the person's typed action (``"2S QH KD"`` to pass, ``"QS"`` to play).
 
-        Raises :class:`~mustamaija.errors.CardError` for a card that cannot be
-        read and :class:`~mustamaija.errors.IllegalActionError` naming the rule
+        Raises :class:`~mustamaija.core.errors.CardError` for a card that cannot be
+        read and :class:`~mustamaija.core.errors.IllegalActionError` naming the rule
         for one that cannot be played; nothing changes then.
         """
         cards = parse_cards(text)
@@ -407,8 +407,8 @@ class BmGame:
 
     def _resume(self, results: list[tuple[int, list[int]]], state: State, rules: Rules | None) -> None:
         """Put the scores of the hands before back, then the hand in play."""
-        from ..blackmaria.deals import shuffled_deck
-        from ..blackmaria.match import HandResult
+        from mustamaija.games.black_maria.deals import shuffled_deck
+        from mustamaija.games.black_maria.match import HandResult
 
         m = self.table.match
         for dealer, points in results:

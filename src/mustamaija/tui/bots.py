@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..errors import MustamaijaError
-from ..players.base import Player
-from ..players.random import RandomPlayer
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.players.base import Player
+from mustamaija.players.random import RandomPlayer
 
 __all__ = ["LEVELS", "bot_choices", "describe_bot", "make_player", "resolve_level", "split_bots"]
 
@@ -60,7 +60,7 @@ def split_bots(text: str, players: int) -> list[str]:
     >>> split_bots("easy,medium,hard", 3)
     Traceback (most recent call last):
     ...
-    mustamaija.errors.MustamaijaError: --bots names 3 bots, but 3 players need 2 (or name one bot for every seat)
+    mustamaija.core.errors.MustamaijaError: --bots names 3 bots, but 3 players need 2 (or name one bot for every seat)
     """
     parts = [p.strip() for p in text.split(",") if p.strip()]
     need = players - 1
@@ -77,7 +77,7 @@ def split_bots(text: str, players: int) -> list[str]:
 
 def _registry_make(spec: str, seed: int) -> Player:
     try:
-        from ..players import registry
+        from mustamaija.players import registry
     except ImportError:  # pragma: no cover - the registry ships with the package; this keeps old trees working.
         player = _builtin_make(spec, seed)
     else:
@@ -92,7 +92,7 @@ def _builtin_make(spec: str, seed: int) -> Player:  # pragma: no cover - used on
     if name == "random":
         return RandomPlayer(seed=seed)
     if name == "heuristic":
-        from ..players.heuristic import HeuristicPlayer
+        from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer
 
         return HeuristicPlayer(seed=seed)
     raise MustamaijaError(f"unknown bot {name!r} (known bots: random, heuristic)")
@@ -137,7 +137,7 @@ def bot_choices() -> list[tuple[str, str]]:
     """Return (label, spec) pairs for a bot menu: the levels, then other registered bots."""
     out = [(f"{level} ({describe_bot(level).split(' · ')[1]})", level) for level in LEVELS]
     try:
-        from ..players.registry import bot_names
+        from mustamaija.players.registry import bot_names
     except ImportError:  # pragma: no cover
         return out
     taken = {"random", "heuristic", "pimc"}

@@ -26,7 +26,7 @@ Command(kind='cards', cards=(20, 15), pairs=(), arg='')
 >>> parse_command("9H:ZZ")
 Traceback (most recent call last):
 ...
-mustamaija.errors.CardError: bad card 'ZZ': rank must be one of 2 3 4 5 6 7 8 9 T J Q K A (or 10)
+mustamaija.core.errors.CardError: bad card 'ZZ': rank must be one of 2 3 4 5 6 7 8 9 T J Q K A (or 10)
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..cards import SUITS, parse_card, parse_suit
-from ..errors import CardError
+from mustamaija.core.cards import SUITS, parse_card, parse_suit
+from mustamaija.core.errors import CardError
 
 __all__ = ["COMMAND_HELP", "Command", "parse_command"]
 

@@ -1,7 +1,7 @@
 """Words for the terminal game: seats, actions, trumps, rule ids and the rule set in force.
 
->>> from mustamaija.cards import mask_of
->>> from mustamaija.game import Rules
+>>> from mustamaija.core.cards import mask_of
+>>> from mustamaija.games.mustamaija import Rules
 >>> rule_title("M13"), rule_title("max_lead")
 ('beating', 'the lead cap')
 >>> explain_error("M13: 7♥ does not beat Q♣ (trumps: D)")
@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ..cards import SUIT_SYMBOLS, card_symbol, cards_of
-from ..game.actions import Action, Beat, Declare, Lead
-from ..game.rules import DEFAULT_MAX_TURNS, PRESET_SOURCES, PRESETS, Rules
-from ..game.state import State
+from mustamaija.core.cards import SUIT_SYMBOLS, card_symbol, cards_of
+from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
+from mustamaija.games.mustamaija.rules import DEFAULT_MAX_TURNS, PRESET_SOURCES, PRESETS, Rules
+from mustamaija.games.mustamaija.state import State
 
 __all__ = [
     "RULE_TITLES",
@@ -47,7 +47,7 @@ RULE_TITLES: Final = {
     "V1": "hand size", "V2": "how trumps are fixed", "V3": "marriage trumps", "V4": "when to declare",
     "V5": "combinations", "max_lead": "the lead cap", "steps": "one action at a time",
 }
-"""A few words for every rule id an :class:`~mustamaija.errors.IllegalActionError` can name."""
+"""A few words for every rule id an :class:`~mustamaija.core.errors.IllegalActionError` can name."""
 
 
 def rule_title(rule: str) -> str:
@@ -71,7 +71,7 @@ def cards_text(mask: int) -> str:
 def sort_hand(mask: int, trump: int) -> list[int]:
     """Return a hand sorted for people: by suit (black and red alternating), trumps last, low to high.
 
-    >>> from mustamaija.cards import mask_of
+    >>> from mustamaija.core.cards import mask_of
     >>> [card_symbol(c) for c in sort_hand(mask_of([0, 13, 26, 39, 10]), trump=0)]
     ['2♥', '2♣', '2♦', '2♠', 'Q♠']
     """

@@ -14,10 +14,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
-from .describe import cards_text
-from .hints import Hint
-from .host import host
-from .session import GameSession
+from mustamaija.tui.describe import cards_text
+from mustamaija.tui.hints import Hint
+from mustamaija.tui.host import host
+from mustamaija.tui.session import GameSession
 
 __all__ = ["DealOverScreen", "HintScreen", "TextScreen"]
 

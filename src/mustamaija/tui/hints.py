@@ -1,7 +1,7 @@
 """``hint`` in the game: what to play now, and why, from the person's view only (M22).
 
-The judging is :func:`mustamaija.analysis.hint`, handed the person's
-:class:`~mustamaija.game.view.View` (never the state):
+The judging is :func:`mustamaija.games.mustamaija.analysis.hint`, handed the person's
+:class:`~mustamaija.games.mustamaija.view.View` (never the state):
 
 * the exact solver, when the view pins down every card (the talon is empty
   and every hand is known, as it always is with two players left): each
@@ -13,7 +13,7 @@ This module words the result for the hint dialog, adds a rule of thumb
 for the suggested move, and falls back to the heuristic player if the
 search cannot run.
 
->>> from mustamaija.game import State
+>>> from mustamaija.games.mustamaija import State
 >>> s = State.from_position([["AC", "3C", "QS", "6H", "5H"], ["KH", "2D"]], attacker=0, trump_suit=3)
 >>> h = suggest(s, 0)
 >>> h.source, action_words(h.action)
@@ -26,14 +26,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..analysis import Candidate, HintResult, hint
-from ..cards import QS, SUIT_MASKS, SUIT_SYMBOLS, card_symbol, cards_of
-from ..errors import MustamaijaError
-from ..game import legality as L
-from ..game.actions import STOP, Action, Beat, Declare, Lead
-from ..game.state import LEAD, State
-from ..game.view import View
-from .describe import cards_text
+from mustamaija.core.cards import QS, SUIT_MASKS, SUIT_SYMBOLS, card_symbol, cards_of
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.actions import STOP, Action, Beat, Declare, Lead
+from mustamaija.games.mustamaija.analysis import Candidate, HintResult, hint
+from mustamaija.games.mustamaija.state import LEAD, State
+from mustamaija.games.mustamaija.view import View
+from mustamaija.tui.describe import cards_text
 
 __all__ = ["Hint", "action_words", "suggest"]
 
@@ -154,8 +154,8 @@ def _heuristic(view: View) -> Hint:
     """Return the heuristic player's move (when the search cannot run)."""
     import random
 
-    from ..game.sampling import sample_state
-    from ..players.heuristic import HeuristicPlayer
+    from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer
+    from mustamaija.games.mustamaija.sampling import sample_state
 
     player = HeuristicPlayer(seed=0)
     s = sample_state(view, random.Random(0))

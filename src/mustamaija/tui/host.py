@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-    from .session import GameSession
+    from mustamaija.tui.session import GameSession
 
 __all__ = ["Host", "host"]
 

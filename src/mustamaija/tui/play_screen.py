@@ -11,21 +11,21 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Static
 
-from ..cards import SUIT_SYMBOLS, SUITS
-from ..errors import MustamaijaError
-from ..game.actions import Action, Beat, Declare, Lead
-from ..game.state import DEFEND, State
-from ..players.random import RandomPlayer
-from .commands import COMMAND_HELP, parse_command
-from .describe import explain_error, rules_markdown, rules_name
-from .dialogs import DealOverScreen, HintScreen, TextScreen
-from .hints import Hint, action_words, suggest
-from .host import host
-from .render import info_text, memory_panel, seats_table, table_text
-from .selection import Selection
-from .session import BotJob, GameSession, bot_action, bot_actions
-from .table import TableScreen
-from .widgets import CommandLine, HandPanel, LogPanel, Panel
+from mustamaija.core.cards import SUIT_SYMBOLS, SUITS
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
+from mustamaija.games.mustamaija.state import DEFEND, State
+from mustamaija.players.random import RandomPlayer
+from mustamaija.tui.commands import COMMAND_HELP, parse_command
+from mustamaija.tui.describe import explain_error, rules_markdown, rules_name
+from mustamaija.tui.dialogs import DealOverScreen, HintScreen, TextScreen
+from mustamaija.tui.hints import Hint, action_words, suggest
+from mustamaija.tui.host import host
+from mustamaija.tui.render import info_text, memory_panel, seats_table, table_text
+from mustamaija.tui.selection import Selection
+from mustamaija.tui.session import BotJob, GameSession, bot_action, bot_actions
+from mustamaija.tui.table import TableScreen
+from mustamaija.tui.widgets import CommandLine, HandPanel, LogPanel, Panel
 
 __all__ = ["HELP_TEXT", "GameScreen"]
 

@@ -24,13 +24,13 @@ import time
 from collections.abc import Iterator, Sequence
 from types import FrameType
 
-from ..cards import QS, SUIT_MASKS, SUIT_SYMBOLS, CardSet
-from ..game.actions import Action
-from ..game.rules import Rules
-from ..game.state import State
-from ..search.solver import solve
-from .describe import SUIT_WORDS
-from .puzzles import LEVELS, NAMES, PUZZLE_FORMAT, Judge, Puzzle, verify
+from mustamaija.core.cards import QS, SUIT_MASKS, SUIT_SYMBOLS, CardSet
+from mustamaija.games.mustamaija.actions import Action
+from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.solver import solve
+from mustamaija.games.mustamaija.state import State
+from mustamaija.tui.describe import SUIT_WORDS
+from mustamaija.tui.puzzles import LEVELS, NAMES, PUZZLE_FORMAT, Judge, Puzzle, verify
 
 __all__ = ["candidates", "candidates3", "dumps", "main", "make", "retitle"]
 

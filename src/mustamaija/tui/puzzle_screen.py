@@ -14,17 +14,17 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..errors import MustamaijaError
-from ..game.actions import Action, Beat, Lead
-from ..game.state import DEFEND, LEAD, State
-from .commands import parse_command
-from .describe import explain_error
-from .dialogs import TextScreen
-from .puzzles import NAMES, Puzzle, PuzzleGame, refutation_text
-from .render import info_text, seats_table, table_text
-from .selection import Selection
-from .table import TableScreen
-from .widgets import CommandLine, HandPanel, LogPanel, Panel
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija.actions import Action, Beat, Lead
+from mustamaija.games.mustamaija.state import DEFEND, LEAD, State
+from mustamaija.tui.commands import parse_command
+from mustamaija.tui.describe import explain_error
+from mustamaija.tui.dialogs import TextScreen
+from mustamaija.tui.puzzles import NAMES, Puzzle, PuzzleGame, refutation_text
+from mustamaija.tui.render import info_text, seats_table, table_text
+from mustamaija.tui.selection import Selection
+from mustamaija.tui.table import TableScreen
+from mustamaija.tui.widgets import CommandLine, HandPanel, LogPanel, Panel
 
 __all__ = ["PUZZLE_HELP", "PuzzleMenu", "PuzzleScreen"]
 

@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Final
 
-from ..cards import CardSet, card_name, cards_of, parse_card, parse_suit
-from ..errors import FormatError, MustamaijaError
-from ..game.actions import Action, Beat, Lead
-from ..game.rules import Rules
-from ..game.state import LEAD, State
-from .describe import cards_text
+from mustamaija.core.cards import CardSet, card_name, cards_of, parse_card, parse_suit
+from mustamaija.core.errors import FormatError, MustamaijaError
+from mustamaija.games.mustamaija.actions import Action, Beat, Lead
+from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.state import LEAD, State
+from mustamaija.tui.describe import cards_text
 
 __all__ = [
     "LEVELS",
@@ -134,7 +134,7 @@ class Judge:
     """
 
     def __init__(self, rules: Rules, trump: int | None, players: int = 2) -> None:
-        from ..search.solver import Solver
+        from mustamaija.games.mustamaija.solver import Solver
 
         self.rules = rules
         self.trump = trump

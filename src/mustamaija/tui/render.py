@@ -5,7 +5,7 @@ with colour, hearts and diamonds are red. A chosen card is raised, the
 cursor's card has a heavy frame and cards that cannot be played now are
 dimmed.
 
->>> from mustamaija.cards import parse_card
+>>> from mustamaija.core.cards import parse_card
 >>> card_label(parse_card("TH")).plain, card_label(parse_card("QS")).plain
 ('10♥', 'Q♠')
 >>> print(hand_text([parse_card("9H"), parse_card("QS")], cursor=0, chosen=1 << parse_card("QS"),
@@ -26,10 +26,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import RANKS, SUIT_SYMBOLS, card_symbol, cards_of
-from ..game.state import DEFEND, State
-from ..game.view import View
-from .describe import SUIT_WORDS, cards_text, sort_hand, trump_text
+from mustamaija.core.cards import RANKS, SUIT_SYMBOLS, card_symbol, cards_of
+from mustamaija.games.mustamaija.state import DEFEND, State
+from mustamaija.games.mustamaija.view import View
+from mustamaija.tui.describe import SUIT_WORDS, cards_text, sort_hand, trump_text
 
 __all__ = [
     "card_label",

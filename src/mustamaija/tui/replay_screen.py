@@ -11,13 +11,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from ..cards import card_symbol
-from ..formats.record import Record
-from ..game.actions import Beat, Lead
-from ..game.state import DEFEND
-from .describe import describe_action, rules_name
-from .render import info_text, seats_table, table_text
-from .widgets import LogPanel, Panel
+from mustamaija.core.cards import card_symbol
+from mustamaija.games.mustamaija.actions import Beat, Lead
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.state import DEFEND
+from mustamaija.tui.describe import describe_action, rules_name
+from mustamaija.tui.render import info_text, seats_table, table_text
+from mustamaija.tui.widgets import LogPanel, Panel
 
 __all__ = ["ReplayScreen"]
 

@@ -11,12 +11,12 @@ import asyncio
 import os
 import sys
 
-from ..formats.record import Record
-from ..game.legality import BEATERS
-from ..game.state import DEFEND
-from .app import DealOverScreen, GameScreen, HintScreen, MustamaijaApp
-from .puzzles import load_puzzles
-from .session import GameSession, MatchConfig
+from mustamaija.games.mustamaija.legality import BEATERS
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.state import DEFEND
+from mustamaija.tui.app import DealOverScreen, GameScreen, HintScreen, MustamaijaApp
+from mustamaija.tui.puzzles import load_puzzles
+from mustamaija.tui.session import GameSession, MatchConfig
 
 SIZE = (120, 40)
 

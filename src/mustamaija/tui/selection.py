@@ -4,8 +4,8 @@ Every change is checked with the engine's own checks, so a card that may
 not join a lead or beat a led card is refused with the message of the rule
 it breaks.
 
->>> from mustamaija.cards import parse_card
->>> from mustamaija.game import State, deck_for_hands
+>>> from mustamaija.core.cards import parse_card
+>>> from mustamaija.games.mustamaija import State, deck_for_hands
 >>> deck = deck_for_hands([["9H", "4H", "2S", "3S", "5C"], ["JH", "QS", "7D", "8D", "TC"]], dealer=1)
 >>> s = State.deal(2, deck, dealer=1)
 >>> sel = Selection()
@@ -17,19 +17,19 @@ it breaks.
 >>> sel.toggle(s, 0, parse_card("2S"))
 Traceback (most recent call last):
 ...
-mustamaija.errors.IllegalActionError: M10: a lead must be all one suit: 2S and 4H differ
+mustamaija.core.errors.IllegalActionError: M10: a lead must be all one suit: 2S and 4H differ
 >>> sel.action(s, 0)
 Lead(seat=0, cards=1081344)
 """
 
 from __future__ import annotations
 
-from ..cards import SUIT_MASKS, card_name, card_symbol, cards_of
-from ..errors import IllegalActionError
-from ..game import legality as L
-from ..game.actions import Action, Beat, Lead
-from ..game.state import DEFEND, LEAD, State
-from .describe import cards_text, sort_hand
+from mustamaija.core.cards import SUIT_MASKS, card_name, card_symbol, cards_of
+from mustamaija.core.errors import IllegalActionError
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.actions import Action, Beat, Lead
+from mustamaija.games.mustamaija.state import DEFEND, LEAD, State
+from mustamaija.tui.describe import cards_text, sort_hand
 
 __all__ = ["Selection", "playable"]
 

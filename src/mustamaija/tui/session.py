@@ -18,7 +18,7 @@ applied with :meth:`GameSession.apply_bot`.
 >>> s.submit(parse_command("9H"))
 Traceback (most recent call last):
 ...
-mustamaija.errors.IllegalActionError: M10: you do not hold 9H
+mustamaija.core.errors.IllegalActionError: M10: you do not hold 9H
 """
 
 from __future__ import annotations
@@ -30,19 +30,19 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any, Final
 
-from ..cards import card_name, card_symbol, cards_of
-from ..errors import FormatError, IllegalActionError, MustamaijaError
-from ..formats.record import Record
-from ..game.actions import Action, Beat, Declare, Lead
-from ..game.deals import shuffled_deck
-from ..game.match import DealResult, Match
-from ..game.rules import Rules
-from ..game.state import DEFEND, LEAD, State
-from ..players.base import Player
-from ..players.random import RandomPlayer
-from .bots import describe_bot, make_player
-from .commands import Command, parse_command
-from .describe import cards_text, describe_action, rules_name, trump_text
+from mustamaija.core.cards import card_name, card_symbol, cards_of
+from mustamaija.core.errors import FormatError, IllegalActionError, MustamaijaError
+from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
+from mustamaija.games.mustamaija.deals import shuffled_deck
+from mustamaija.games.mustamaija.match import DealResult, Match
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.state import DEFEND, LEAD, State
+from mustamaija.players.base import Player
+from mustamaija.players.random import RandomPlayer
+from mustamaija.tui.bots import describe_bot, make_player
+from mustamaija.tui.commands import Command, parse_command
+from mustamaija.tui.describe import cards_text, describe_action, rules_name, trump_text
 
 __all__ = [
     "AUTOSAVE",

@@ -12,13 +12,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
-from ..cards import SUIT_SYMBOLS
-from ..errors import MustamaijaError
-from ..game.rules import PRESETS, Rules
-from .bots import bot_choices
-from .describe import explain_error, rules_name
-from .host import host
-from .session import BOT_NAMES, GameSession, MatchConfig
+from mustamaija.core.cards import SUIT_SYMBOLS
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija.rules import PRESETS, Rules
+from mustamaija.tui.bots import bot_choices
+from mustamaija.tui.describe import explain_error, rules_name
+from mustamaija.tui.host import host
+from mustamaija.tui.session import BOT_NAMES, GameSession, MatchConfig
 
 __all__ = ["SetupScreen"]
 

@@ -10,14 +10,14 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from ..cards import SUIT_SYMBOLS
-from ..errors import MustamaijaError
-from ..game.actions import Action
-from ..game.state import DEFEND, LEAD, State
-from .describe import cards_text, explain_error
-from .render import hand_text
-from .selection import Selection, playable
-from .widgets import CommandLine, HandPanel
+from mustamaija.core.cards import SUIT_SYMBOLS
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija.actions import Action
+from mustamaija.games.mustamaija.state import DEFEND, LEAD, State
+from mustamaija.tui.describe import cards_text, explain_error
+from mustamaija.tui.render import hand_text
+from mustamaija.tui.selection import Selection, playable
+from mustamaija.tui.widgets import CommandLine, HandPanel
 
 __all__ = ["TableScreen"]
 

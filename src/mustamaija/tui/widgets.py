@@ -11,7 +11,7 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Input, RichLog, Static
 
-from .render import hand_layout
+from mustamaija.tui.render import hand_layout
 
 __all__ = ["CommandLine", "HandPanel", "LogPanel", "Panel", "to_text"]
 

@@ -25,19 +25,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .app import create_app as create_app
-    from .config import ServerConfig as ServerConfig
+    from mustamaija.web.app import create_app as create_app
+    from mustamaija.web.config import ServerConfig as ServerConfig
 
 __all__ = ["ServerConfig", "create_app"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "create_app":
-        from .app import create_app
+        from mustamaija.web.app import create_app
 
         return create_app
     if name == "ServerConfig":
-        from .config import ServerConfig
+        from mustamaija.web.config import ServerConfig
 
         return ServerConfig
     raise AttributeError(name)

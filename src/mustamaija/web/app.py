@@ -24,19 +24,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from .. import __version__
-from ..blackmaria.record import Record as BmRecord
-from ..blackmaria.record import is_record as is_bm_record
-from ..errors import MustamaijaError
-from ..formats.record import Record
-from ..game.rules import PRESETS
-from . import bm
-from .bots import levels_json
-from .config import ServerConfig
-from .errors import ApiError
-from .limits import TokenBucket
-from .manager import Subscriber, TableManager
-from .replays import replay_json
+from mustamaija import __version__
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.black_maria.record import Record as BmRecord
+from mustamaija.games.black_maria.record import is_record as is_bm_record
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.rules import PRESETS
+from mustamaija.web import bm
+from mustamaija.web.bots import levels_json
+from mustamaija.web.config import ServerConfig
+from mustamaija.web.errors import ApiError
+from mustamaija.web.limits import TokenBucket
+from mustamaija.web.manager import Subscriber, TableManager
+from mustamaija.web.replays import replay_json
 
 __all__ = ["STATIC_DIR", "create_app"]
 

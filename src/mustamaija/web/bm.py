@@ -1,11 +1,11 @@
 """Black Maria at web tables: a seat's state (from its view only), events, bots, hints and replays.
 
-Nothing here hands a :class:`~mustamaija.blackmaria.state.State` to a client:
+Nothing here hands a :class:`~mustamaija.games.black_maria.state.State` to a client:
 :func:`state_json` is a function of ``view_of(state, seat)``, so a seat never
 sees another seat's hand, nor what it receives before every seat has passed
 (B3), nor another seat's reneges before the hand is over (B7).
 
->>> from mustamaija.blackmaria import State
+>>> from mustamaija.games.black_maria import State
 >>> s = State.from_seed(players=4, seed=2)
 >>> mine = state_json(s.view(s.to_act), deal=1)
 >>> mine["phase"], mine["legal"]["kind"], mine["legal"]["count"], len(mine["hand"])
@@ -20,15 +20,15 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..blackmaria import legality as L
-from ..blackmaria.actions import Action, Pass, Play
-from ..blackmaria.players import make_bot
-from ..blackmaria.record import Record, state_to_json
-from ..blackmaria.state import State
-from ..blackmaria.view import View
-from ..cards import SUITS, card_name, cards_of
-from ..errors import MustamaijaError
-from .errors import ApiError
+from mustamaija.core.cards import SUITS, card_name, cards_of
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.black_maria import legality as L
+from mustamaija.games.black_maria.actions import Action, Pass, Play
+from mustamaija.games.black_maria.players import make_bot
+from mustamaija.games.black_maria.record import Record, state_to_json
+from mustamaija.games.black_maria.state import State
+from mustamaija.games.black_maria.view import View
+from mustamaija.web.errors import ApiError
 
 __all__ = ["GAME", "LEVELS", "action_body", "bot_action", "check_bot", "describe", "hint_json", "levels_json",
            "play_facts", "replay_json", "resolve_bot", "state_json"]

@@ -6,7 +6,7 @@ tournament. The cheap bots (``random``, ``heuristic``) run in threads; the
 search bots run in a process pool so their thinking never holds the event
 loop or the interpreter lock.
 
->>> from mustamaija.formats import Record
+>>> from mustamaija.games.mustamaija import Record
 >>> rec = Record.from_seed(players=3, seed=1)
 >>> bot_action(rec.to_json(), rec.start().to_act, "easy", seed=5)["seat"] == rec.start().to_act
 True
@@ -19,11 +19,11 @@ import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Final
 
-from ..blackmaria.record import is_record as is_bm_record
-from ..errors import MustamaijaError
-from ..formats.record import Record
-from ..tui.bots import LEVELS, describe_bot, make_player, resolve_level
-from .errors import ApiError
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.black_maria.record import is_record as is_bm_record
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.tui.bots import LEVELS, describe_bot, make_player, resolve_level
+from mustamaija.web.errors import ApiError
 
 __all__ = ["CHEAP_BOTS", "BotRunner", "bot_action", "check_bot", "levels_json"]
 
@@ -44,7 +44,7 @@ def check_bot(spec: object) -> str:
 
 def levels_json() -> dict[str, Any]:
     """Return the bot levels and the registered bot names for ``GET /api/bots``."""
-    from ..players.registry import bot_names
+    from mustamaija.players.registry import bot_names
 
     return {
         "levels": [{"level": k, "spec": v, "label": describe_bot(k)} for k, v in LEVELS.items()],
@@ -59,7 +59,7 @@ def bot_action(record: dict[str, Any], seat: int, spec: str, seed: int) -> dict[
     one compound action is complete.
     """
     if is_bm_record(record):
-        from .bm import bot_action as bm_bot_action
+        from mustamaija.web.bm import bot_action as bm_bot_action
 
         return bm_bot_action(record, seat, spec, seed)
     state = Record.from_json(record).replay()

@@ -14,20 +14,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import blackmaria as bm_engine
-from ..blackmaria.match import Match as BmMatch
-from ..blackmaria.record import Record as BmRecord
-from ..cards import card_name
-from ..errors import FormatError, IllegalActionError, MustamaijaError, RulesError
-from ..formats.record import Record
-from ..game.actions import Action, Beat, Declare, Lead, action_from_json
-from ..game.deals import shuffled_deck
-from ..game.match import Match
-from ..game.rules import Rules
-from ..game.state import State
-from . import bm
-from .errors import ApiError
-from .payloads import action_body, action_event_facts, describe, state_json
+from mustamaija.core.cards import card_name
+from mustamaija.core.errors import FormatError, IllegalActionError, MustamaijaError, RulesError
+from mustamaija.games import black_maria as bm_engine
+from mustamaija.games.black_maria.match import Match as BmMatch
+from mustamaija.games.black_maria.record import Record as BmRecord
+from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead, action_from_json
+from mustamaija.games.mustamaija.deals import shuffled_deck
+from mustamaija.games.mustamaija.match import Match
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.state import State
+from mustamaija.web import bm
+from mustamaija.web.errors import ApiError
+from mustamaija.web.payloads import action_body, action_event_facts, describe, state_json
 
 __all__ = ["LiveTable", "Seat", "check_config", "hash_token", "new_token"]
 
@@ -487,7 +487,7 @@ def _seats(specs: Any, players: int, default_bot: str, check: Any) -> list[Seat]
 
 def check_config(body: Mapping[str, Any], takeover_default: float) -> tuple[dict[str, Any], list[Seat]]:
     """Validate a create-table request; return the table's config and seats (errors: :class:`ApiError`)."""
-    from .bots import check_bot
+    from mustamaija.web.bots import check_bot
 
     game = body.get("game") or "mustamaija"
     if game == bm.GAME:

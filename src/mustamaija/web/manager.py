@@ -18,13 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..blackmaria.view import View as BmView
-from . import bm
-from .bots import BotRunner
-from .config import ServerConfig
-from .errors import ApiError
-from .live import LiveTable, Seat, check_config, hash_token, new_token
-from .store import Store
+from mustamaija.games.black_maria.view import View as BmView
+from mustamaija.web import bm
+from mustamaija.web.bots import BotRunner
+from mustamaija.web.config import ServerConfig
+from mustamaija.web.errors import ApiError
+from mustamaija.web.live import LiveTable, Seat, check_config, hash_token, new_token
+from mustamaija.web.store import Store
 
 __all__ = ["Subscriber", "TableManager"]
 
@@ -245,7 +245,7 @@ class TableManager:
             finally:
                 self._hints -= 1
             return bm_hint
-        from ..analysis import hint
+        from mustamaija.games.mustamaija.analysis import hint
 
         view = state.view(seat)
         assert not isinstance(view, BmView)

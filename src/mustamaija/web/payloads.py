@@ -1,6 +1,6 @@
-"""The JSON a client gets for a deal: built from one seat's :class:`~mustamaija.game.view.View` only.
+"""The JSON a client gets for a deal: built from one seat's :class:`~mustamaija.games.mustamaija.view.View` only.
 
-Nothing here takes a :class:`~mustamaija.game.state.State`: the state
+Nothing here takes a :class:`~mustamaija.games.mustamaija.state.State`: the state
 object a client receives is a function of ``view_of(state, seat)`` (or of the
 spectator's view), so it cannot hold a card that seat does not know.
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any, Final
 
-from ..cards import SUITS, card_name, cards_of
-from ..game import legality as L
-from ..game.actions import Action, Beat, Declare, Lead
-from ..game.view import View
+from mustamaija.core.cards import SUITS, card_name, cards_of
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
+from mustamaija.games.mustamaija.view import View
 
 __all__ = ["MAX_LISTED_ACTIONS", "action_body", "action_event_facts", "legal_json", "state_json"]
 
@@ -50,7 +50,7 @@ def action_body(action: Action) -> dict[str, Any]:
 def action_event_facts(action: Action, led_before: int) -> dict[str, Any]:
     """Return the public facts an action event adds: the cards a defender picked up.
 
-    >>> from mustamaija.cards import mask_of, parse_cards
+    >>> from mustamaija.core.cards import mask_of, parse_cards
     >>> action_event_facts(Beat(1, ((20, 22),)), mask_of(parse_cards("9H 4H")))
     {'taken': ['4H']}
     """

@@ -1,6 +1,6 @@
 """Replays: every position of a deal with all hands shown, for finished deals and imported records.
 
->>> from mustamaija.formats import Record
+>>> from mustamaija.games.mustamaija import Record
 >>> rec = Record.from_seed(players=2, seed=3)
 >>> r = replay_json(rec)
 >>> len(r["frames"]), r["frames"][0]["text"], len(r["frames"][0]["hands"][0])
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import SUITS, card_name, cards_of
-from ..formats.record import Record
-from ..game.state import State
-from .payloads import describe
+from mustamaija.core.cards import SUITS, card_name, cards_of
+from mustamaija.games.mustamaija.record import Record
+from mustamaija.games.mustamaija.state import State
+from mustamaija.web.payloads import describe
 
 __all__ = ["frame_json", "replay_json"]
 
@@ -50,7 +50,7 @@ def frame_json(state: State, index: int, text: str, action: dict[str, Any] | Non
 
 
 def replay_json(record: Record, names: Sequence[str | None] | None = None) -> dict[str, Any]:
-    """Return the replay object of docs/web.md; an illegal action raises :class:`~mustamaija.errors.RecordError`."""
+    """Return the replay object of docs/web.md; an illegal action raises :class:`~mustamaija.core.errors.RecordError`."""
     frames = []
     last: State | None = None
     for i, state in enumerate(record.states()):

@@ -1,0 +1,29 @@
+"""The random Black Maria player: a uniformly random legal step, from the view alone.
+
+>>> from mustamaija.games.black_maria import State
+>>> s = State.from_seed(players=4, seed=3)
+>>> s.can_step(RandomPlayer(seed=1).act(s.view(s.to_act)))
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from mustamaija.games.black_maria.view import View
+
+
+class RandomPlayer:
+    """Chooses uniformly among the legal steps of its view, with its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(seed)
+
+    def act(self, view: View) -> int:
+        """Return a uniformly random legal step."""
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
+        return self.rng.choice(legal)

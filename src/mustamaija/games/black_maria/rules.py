@@ -1,0 +1,144 @@
+"""The Black Maria rule set: the FORMATS.md keys, validated, and the facts that follow from the player count.
+
+>>> r = Rules.from_json({"target_score": 100, "allow_renege": True})
+>>> r.target_score, r.hands, r.allow_renege
+(100, None, True)
+>>> from mustamaija.core.cards import card_name, cards_of
+>>> pass_count(4), deal_size(5), [card_name(c) for c in cards_of(removed_cards(5))]
+(3, 10, ['2S', '2C'])
+>>> Rules.from_json({"target": 50})
+Traceback (most recent call last):
+...
+mustamaija.core.errors.RulesError: unknown rule key 'target' (known keys: allow_renege, hands, target_score)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from mustamaija.core.cards import ALL_CARDS, parse_cards
+from mustamaija.core.errors import RulesError
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "Rules",
+    "check_players",
+    "deal_size",
+    "in_play",
+    "pass_count",
+    "removed_cards",
+]
+
+MIN_PLAYERS: Final = 3
+MAX_PLAYERS: Final = 7
+
+# B1: the cards taken out so that the deal comes out even. With 7 players the
+# third card is 2♦, a reading of a source whose suit sign is lost: it keeps
+# every heart in play, so the penalties always total 43.
+_REMOVED: Final = {
+    3: "2S",
+    4: "",
+    5: "2S 2C",
+    6: "2S 2H 2D 2C",
+    7: "2S 2C 2D",
+}
+_REMOVED_MASKS: Final = {n: sum(1 << c for c in parse_cards(text)) for n, text in _REMOVED.items()}
+# B3: how many cards each seat passes to its left.
+_PASS: Final = {3: 4, 4: 3, 5: 3, 6: 2, 7: 2}
+
+
+def check_players(players: object) -> int:
+    """Return ``players`` if Black Maria can be played by that many (B1: 3 to 7), else raise :class:`RulesError`."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise RulesError(f"bad player count {players!r}: expected an integer")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RulesError(f"B1: Black Maria is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    return players
+
+
+def removed_cards(players: int) -> int:
+    """Return the mask of the cards taken out of the pack for ``players`` players (B1)."""
+    return _REMOVED_MASKS[check_players(players)]
+
+
+def in_play(players: int) -> int:
+    """Return the mask of the cards dealt for ``players`` players (B1)."""
+    return ALL_CARDS & ~removed_cards(players)
+
+
+def deal_size(players: int) -> int:
+    """Return the number of cards each seat is dealt (B1, B2)."""
+    return in_play(players).bit_count() // players
+
+
+def pass_count(players: int) -> int:
+    """Return the number of cards each seat passes to its left (B3)."""
+    return _PASS[check_players(players)]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A Black Maria rule set: the FORMATS.md keys; the defaults are the strict game to 50.
+
+    ``target_score`` ends a series once a seat's total reaches it (null: no
+    target); ``hands`` ends it after that many hands (null: no limit);
+    ``allow_renege`` is the "table" mode of B7, where a seat may fail to
+    follow suit and is charged 10 points a renege at the end of the hand.
+    """
+
+    target_score: int | None = 50
+    hands: int | None = None
+    allow_renege: bool = False
+
+    def __post_init__(self) -> None:
+        for key in ("target_score", "hands"):
+            value = getattr(self, key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise RulesError(f"bad value {value!r} for rule {key!r}: expected a positive integer or null")
+        if not isinstance(self.allow_renege, bool):
+            raise RulesError(f"bad value {self.allow_renege!r} for rule 'allow_renege': expected true or false")
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any] | None) -> Rules:
+        """Build a rule set from its JSON object; missing keys take their defaults."""
+        if obj is None:
+            return cls()
+        if not isinstance(obj, Mapping):
+            raise RulesError(f"rules must be a JSON object, not {type(obj).__name__}")
+        known = {f.name for f in dataclasses.fields(cls)}
+        for key in obj:
+            if key not in known:
+                raise RulesError(f"unknown rule key {key!r} (known keys: {', '.join(sorted(known))})")
+        return cls(**dict(obj))
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON object with every key.
+
+        >>> Rules().to_json()
+        {'target_score': 50, 'hands': None, 'allow_renege': False}
+        """
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def replace(self, **changes: Any) -> Rules:
+        """Return a copy with some keys changed, validated."""
+        return Rules.from_json({**self.to_json(), **changes})
+
+    def describe(self) -> str:
+        """Return a one-line human summary.
+
+        >>> Rules(hands=4).describe()
+        'to 50 points or 4 hands, reneging forbidden'
+        """
+        ends = []
+        if self.target_score is not None:
+            ends.append(f"{self.target_score} points")
+        if self.hands is not None:
+            ends.append(f"{self.hands} hand{'' if self.hands == 1 else 's'}")
+        end = "to " + " or ".join(ends) if ends else "no agreed end"
+        renege = "reneging allowed (10 points each)" if self.allow_renege else "reneging forbidden"
+        return f"{end}, {renege}"
+

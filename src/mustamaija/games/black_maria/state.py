@@ -1,0 +1,531 @@
+"""The true state of one hand of Black Maria and every transition of B1-B7.
+
+A :class:`State` is mutable, like the Mustamaija state: compound actions
+(:meth:`State.pass_cards`, :meth:`State.play_card`, :meth:`State.play`) and
+steps (:meth:`State.apply`) change it in place, :meth:`State.copy` is cheap
+and :meth:`State.step` returns a changed copy. Every action has a
+``verify_x`` / ``can_x`` / ``x`` trio.
+
+>>> s = State.from_seed(players=4, seed=1)
+>>> s.phase_name, s.to_act, s.dealer, len(s.hand(s.to_act)), s.pass_count
+('pass', 2, 1, 13, 3)
+>>> while not s.is_over:
+...     s.apply(s.legal_actions()[0])
+>>> sum(s.points()), sum(s.tricks), s.phase_name
+(43, 13, 'over')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, card_name, cards_mask, cards_of, parse_card
+from mustamaija.core.errors import CardError, IllegalActionError, RulesError
+from mustamaija.games.black_maria import legality as L
+from mustamaija.games.black_maria.actions import Action, Pass, Play
+from mustamaija.games.black_maria.deals import shuffled_deck
+from mustamaija.games.black_maria.rules import Rules, check_players, in_play, pass_count
+
+if TYPE_CHECKING:
+    from mustamaija.games.black_maria.view import View
+
+__all__ = ["OVER", "PASS", "PHASES", "PLAY", "RENEGE_PENALTY", "State"]
+
+PASS: Final = 0
+PLAY: Final = 1
+OVER: Final = 2
+PHASES: Final = ("pass", "play", "over")
+RENEGE_PENALTY: Final = 10
+"""B7: the points charged for each renege (only possible when ``allow_renege`` is true)."""
+
+_OTHER_SUITS: Final = 0b1101  # Every suit but hearts, as a suit mask (bit s for suit s).
+
+Log = tuple[Action, Any] | None
+"""``None`` or ``(last action, earlier log)``: a persistent list that copies share."""
+
+CardsLike = str | Iterable[int] | Iterable[str] | CardSet
+
+
+def _card(card: int | str) -> int:
+    if isinstance(card, str):
+        return parse_card(card)
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+        raise CardError(f"bad card {card!r}: expected a card string or an int from 0 to 51")
+    return card
+
+
+class State:
+    """The whole truth of one hand: every hand, the passes, the trick, the tricks won and the log.
+
+    Build one with :meth:`deal` or :meth:`from_seed`. Never hand a ``State``
+    to a player: give it :meth:`view` instead.
+    """
+
+    __slots__ = (
+        "_legal",
+        "actor",
+        "broken",
+        "dealer",
+        "deck",
+        "hands",
+        "k",
+        "leader",
+        "led",
+        "log",
+        "n",
+        "nlog",
+        "npassed",
+        "passed",
+        "phase",
+        "played",
+        "reneges",
+        "rules",
+        "sel",
+        "trick",
+        "tricks",
+        "voids",
+        "won",
+    )
+
+    rules: Rules
+    n: int
+    k: int
+    dealer: int
+    deck: tuple[int, ...] | None
+    hands: list[int]
+    phase: int
+    actor: int
+    sel: int
+    passed: tuple[int, ...]
+    npassed: int
+    leader: int
+    trick: tuple[int, ...]
+    led: int
+    broken: bool
+    played: int
+    tricks: tuple[int, ...]
+    won: tuple[int, ...]
+    reneges: tuple[int, ...]
+    voids: tuple[int, ...]
+    log: Log
+    nlog: int
+    _legal: int
+
+    # -- construction ------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, players: int, deck: Sequence[int] | Sequence[str], rules: Rules | None = None,
+             dealer: int = 0) -> State:
+        """Deal a hand from an explicit deck of the cards in play, top card first (B1, B2).
+
+        Cards go one at a time from the top to seat ``dealer + 1`` and on
+        clockwise until the deck is used; then every seat passes (B3).
+        """
+        check_players(players)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise RulesError(f"bad dealer {dealer!r}: expected a seat from 0 to {players - 1}")
+        cards = tuple(_card(c) for c in deck)
+        want = in_play(players)
+        if len(cards) != want.bit_count() or cards_mask(cards) != want:
+            raise CardError(
+                f"B1: a deck for {players} players must hold the {want.bit_count()} cards in play once each, "
+                f"got {len(cards)} cards"
+            )
+        s = cls.__new__(cls)
+        s.rules = rules or Rules()
+        s.n = players
+        s.k = pass_count(players)
+        s.dealer = dealer
+        s.deck = cards
+        hands = [0] * players
+        for i, c in enumerate(cards):
+            hands[(dealer + 1 + i) % players] |= 1 << c
+        s.hands = hands
+        s.phase = PASS
+        s.actor = s.leader = (dealer + 1) % players
+        s.sel = 0
+        s.passed = (0,) * players
+        s.npassed = 0
+        s.trick = ()
+        s.led = -1
+        s.broken = False
+        s.played = 0
+        s.tricks = s.won = s.reneges = s.voids = (0,) * players
+        s.log = None
+        s.nlog = 0
+        s._legal = -1
+        return s
+
+    @classmethod
+    def from_seed(cls, players: int, seed: int | str, rules: Rules | None = None,
+                  dealer: int | None = None) -> State:
+        """Deal from a seed: ``random.Random(seed)`` shuffles the deck and, unless given, draws the dealer (B2)."""
+        check_players(players)
+        rng = random.Random(seed)
+        deck = shuffled_deck(players, rng)
+        if dealer is None:
+            dealer = rng.randrange(players)
+        return cls.deal(players, deck, rules, dealer)
+
+    def copy(self) -> State:
+        """Return an independent copy; cheap, since only the list of hands is not immutable."""
+        s = State.__new__(State)
+        s.rules = self.rules
+        s.n = self.n
+        s.k = self.k
+        s.dealer = self.dealer
+        s.deck = self.deck
+        s.hands = self.hands[:]
+        s.phase = self.phase
+        s.actor = self.actor
+        s.sel = self.sel
+        s.passed = self.passed
+        s.npassed = self.npassed
+        s.leader = self.leader
+        s.trick = self.trick
+        s.led = self.led
+        s.broken = self.broken
+        s.played = self.played
+        s.tricks = self.tricks
+        s.won = self.won
+        s.reneges = self.reneges
+        s.voids = self.voids
+        s.log = self.log
+        s.nlog = self.nlog
+        s._legal = self._legal
+        return s
+
+    __copy__ = copy
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.rules, self.n, self.dealer, self.deck, tuple(self.hands), self.phase, self.actor, self.sel,
+            self.passed, self.leader, self.trick, self.broken, self.played, self.tricks, self.won, self.reneges,
+            tuple(self.actions()),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Return whether two states are the same position with the same history."""
+        return isinstance(other, State) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # Mutable.
+
+    # -- read-only facts ---------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """Return the number of seats."""
+        return self.n
+
+    @property
+    def pass_count(self) -> int:
+        """Return how many cards each seat passes (B3)."""
+        return self.k
+
+    @property
+    def to_act(self) -> int:
+        """Return the seat to act, or -1 once the hand is over."""
+        return self.actor
+
+    @property
+    def phase_name(self) -> str:
+        """Return ``"pass"``, ``"play"`` or ``"over"``."""
+        return PHASES[self.phase]
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether every trick has been played."""
+        return self.phase == OVER
+
+    @property
+    def in_progress(self) -> bool:
+        """Return whether the actor has chosen some cards of a pass step by step."""
+        return self.sel != 0
+
+    @property
+    def received(self) -> tuple[int, ...]:
+        """Return the cards each seat received (B3), all empty until every seat has passed."""
+        if self.npassed < self.n:
+            return (0,) * self.n
+        return tuple(self.passed[(s - 1) % self.n] for s in range(self.n))
+
+    @property
+    def trick_seats(self) -> tuple[int, ...]:
+        """Return the seats that played the cards of the current trick, in order."""
+        return tuple((self.leader + i) % self.n for i in range(len(self.trick)))
+
+    def hand(self, seat: int) -> CardSet:
+        """Return the hand of a seat."""
+        return CardSet(self.hands[seat])
+
+    def trick_points(self) -> list[int]:
+        """Return each seat's penalty points from the tricks it has won (B6)."""
+        return [L.penalty_of(w) for w in self.won]
+
+    def points(self) -> list[int]:
+        """Return each seat's penalty points in this hand: tricks won (B6) plus 10 a renege (B7)."""
+        return [L.penalty_of(w) + RENEGE_PENALTY * r for w, r in zip(self.won, self.reneges, strict=True)]
+
+    def actions(self) -> list[Action]:
+        """Return the compound actions taken so far, in order (the record's action list)."""
+        out = []
+        node = self.log
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    def view(self, seat: int | None) -> View:
+        """Return what ``seat`` can know; ``None`` gives the spectator's view."""
+        from mustamaija.games.black_maria.view import view_of
+
+        return view_of(self, seat)
+
+    # -- steps -------------------------------------------------------------------------
+
+    def legal_mask(self) -> int:
+        """Return the legal steps as a mask: bit ``c`` is set when card ``c`` may be chosen or played now."""
+        m = self._legal
+        if m >= 0:
+            return m
+        if self.phase == PASS:
+            m = L.pass_mask(self.hands[self.actor], self.sel, self.k)
+        elif self.phase == PLAY:
+            m = L.play_mask(self.hands[self.actor], self.led, self.broken, self.rules.allow_renege)
+        else:
+            m = 0
+        self._legal = m
+        return m
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal steps in rising order."""
+        return cards_of(self.legal_mask())
+
+    def verify_step(self, step: int) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless ``step`` is legal now."""
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < 52:
+            raise IllegalActionError("steps", f"no step has the number {step!r}: steps are 0 to 51")
+        if self.legal_mask() >> step & 1:
+            return
+        if self.phase == OVER:
+            raise self._over_error()
+        seat = self.actor
+        hand = self.hands[seat]
+        if self.phase == PLAY:
+            L.check_play(seat, hand, step, self.led, self.broken, self.rules.allow_renege)
+        if not hand >> step & 1:
+            raise IllegalActionError("B3", f"seat {seat} does not hold {card_name(step)}")
+        if self.sel >> step & 1:
+            raise IllegalActionError("steps", f"{card_name(step)} is already chosen for the pass")
+        raise IllegalActionError(
+            "steps",
+            f"a pass is chosen in rising card order with room to finish it: {card_name(step)} cannot come next "
+            f"(legal: {' '.join(card_name(c) for c in cards_of(self.legal_mask()))})",
+        )
+
+    def can_step(self, step: int) -> bool:
+        """Return whether ``step`` is legal now."""
+        return step.__class__ is int and 0 <= step < 52 and bool(self.legal_mask() >> step & 1)
+
+    def apply(self, step: int) -> None:
+        """Take one step in place; an illegal step raises and changes nothing.
+
+        A pass completes, and is logged, once it holds :attr:`pass_count` cards.
+        """
+        m = self._legal
+        if m < 0:
+            m = self.legal_mask()
+        if step.__class__ is not int or step < 0 or not m >> step & 1:
+            self.verify_step(step)
+        self._legal = -1
+        if self.phase == PLAY:
+            self._do_play(self.actor, step)
+            return
+        sel = self.sel | (1 << step)
+        if sel.bit_count() == self.k:
+            self._do_pass(self.actor, sel)
+        else:
+            self.sel = sel
+
+    def step(self, step: int) -> State:
+        """Return a copy with one step taken; this state is unchanged."""
+        s = self.copy()
+        s.apply(step)
+        return s
+
+    # -- compound actions --------------------------------------------------------------
+
+    def _over_error(self) -> IllegalActionError:
+        return IllegalActionError("B4", "the hand is over: every trick has been played")
+
+    def _check_turn(self, seat: int | None, phase: int, what: str) -> int:
+        if self.phase == OVER:
+            raise self._over_error()
+        actor = self.actor
+        doing = "pass" if self.phase == PASS else "play"
+        if self.phase != phase:
+            rule = "B3" if self.phase == PASS else "B4"
+            when = "every seat passes before the first trick" if self.phase == PASS else "the passing is over"
+            raise IllegalActionError(rule, f"it is not time to {what}: {when}, and seat {actor} is to {doing}")
+        if seat is not None and seat != actor:
+            rule = "B3" if phase == PASS else "B4"
+            order = "seats pass in turn from the dealer's left" if phase == PASS else "play goes clockwise"
+            raise IllegalActionError(rule, f"seat {seat} cannot {what} now: {order}, and seat {actor} is to {doing}")
+        if self.sel:
+            raise IllegalActionError("steps", f"seat {actor} is part way through a card-at-a-time pass; finish it with steps")
+        return actor
+
+    def verify_pass_cards(self, cards: CardsLike | int, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless passing ``cards`` is legal now (B3)."""
+        actor = self._check_turn(seat, PASS, "pass")
+        L.check_pass(actor, self.hands[actor], cards_mask(cards), self.k, self.n)
+
+    def can_pass_cards(self, cards: CardsLike | int, seat: int | None = None) -> bool:
+        """Return whether passing ``cards`` is legal now."""
+        try:
+            self.verify_pass_cards(cards, seat)
+        except (IllegalActionError, CardError):
+            return False
+        return True
+
+    def pass_cards(self, cards: CardsLike | int, seat: int | None = None) -> Pass:
+        """Pass ``cards`` (a mask, card list or string such as ``"QS AH 2C"``) in place; return the action."""
+        self.verify_pass_cards(cards, seat)
+        self._legal = -1
+        return self._do_pass(self.actor, cards_mask(cards))
+
+    def verify_play_card(self, card: int | str, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless playing ``card`` is legal now (B4, B5)."""
+        actor = self._check_turn(seat, PLAY, "play")
+        L.check_play(actor, self.hands[actor], _card(card), self.led, self.broken, self.rules.allow_renege)
+
+    def can_play_card(self, card: int | str, seat: int | None = None) -> bool:
+        """Return whether playing ``card`` is legal now."""
+        try:
+            self.verify_play_card(card, seat)
+        except (IllegalActionError, CardError):
+            return False
+        return True
+
+    def play_card(self, card: int | str, seat: int | None = None) -> Play:
+        """Play ``card`` to the trick in place; return the action."""
+        self.verify_play_card(card, seat)
+        self._legal = -1
+        return self._do_play(self.actor, _card(card))
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` unless the compound action is legal now."""
+        if isinstance(action, Pass):
+            self.verify_pass_cards(action.cards, action.seat)
+        elif isinstance(action, Play):
+            self.verify_play_card(action.card, action.seat)
+        else:
+            raise TypeError(f"not a Black Maria action: {action!r}")
+
+    def can_play(self, action: Action) -> bool:
+        """Return whether the compound action is legal now."""
+        try:
+            self.verify(action)
+        except (IllegalActionError, CardError):
+            return False
+        return True
+
+    def play(self, action: Action) -> None:
+        """Take a compound action in place, after checking it."""
+        self.verify(action)
+        self._legal = -1
+        if isinstance(action, Pass):
+            self._do_pass(action.seat, action.cards)
+        else:
+            self._do_play(action.seat, action.card)
+
+    # -- transitions (no checks) ---------------------------------------------------------
+
+    def _do_pass(self, seat: int, cards: int) -> Pass:
+        action = Pass(seat, cards)
+        self.log = (action, self.log)
+        self.nlog += 1
+        self.hands[seat] &= ~cards
+        passed = list(self.passed)
+        passed[seat] = cards
+        self.passed = tuple(passed)
+        self.sel = 0
+        self.npassed += 1
+        n = self.n
+        if self.npassed < n:
+            self.actor = (seat + 1) % n
+        else:  # B3: the cards change hands only once every seat has passed.
+            for s in range(n):
+                self.hands[(s + 1) % n] |= passed[s]
+            self.phase = PLAY
+            self.actor = self.leader = (self.dealer + 1) % n  # B4
+        self._legal = -1
+        return action
+
+    def _do_play(self, seat: int, card: int) -> Play:
+        action = Play(seat, card)
+        self.log = (action, self.log)
+        self.nlog += 1
+        hand = self.hands[seat]
+        suit = card // 13
+        led = self.led
+        if led < 0:
+            self.led = led = suit
+            if suit == HEARTS and not self.broken:  # B5: only hearts were left in this hand.
+                self._add_void(seat, _OTHER_SUITS)
+        elif suit != led:
+            if suit == HEARTS:
+                self.broken = True  # B5
+            if hand & SUIT_MASKS[led]:
+                self._count_renege(seat)  # B7: only reachable when reneging is allowed.
+            elif not self.rules.allow_renege:
+                self._add_void(seat, 1 << led)  # Without reneging, failing to follow shows a void.
+        self.hands[seat] = hand & ~(1 << card)
+        self.played |= 1 << card
+        trick = (*self.trick, card)
+        n = self.n
+        if len(trick) < n:
+            self.trick = trick
+            self.actor = (seat + 1) % n
+        else:
+            winner = L.trick_winner(trick, self.leader, n)
+            tricks = list(self.tricks)
+            tricks[winner] += 1
+            self.tricks = tuple(tricks)
+            won = list(self.won)
+            for c in trick:
+                won[winner] |= 1 << c
+            self.won = tuple(won)
+            self.trick = ()
+            self.led = -1
+            self.leader = winner
+            if self.hands[winner]:
+                self.actor = winner
+            else:
+                self.phase = OVER
+                self.actor = -1
+        self._legal = -1
+        return action
+
+    def _add_void(self, seat: int, suits: int) -> None:
+        voids = list(self.voids)
+        voids[seat] |= suits
+        self.voids = tuple(voids)
+
+    def _count_renege(self, seat: int) -> None:
+        reneges = list(self.reneges)
+        reneges[seat] += 1
+        self.reneges = tuple(reneges)
+
+    # -- rendering -----------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return f"<Black Maria state {self.n} players, {self.phase_name}, to act {self.actor}>"
+
+    def trick_text(self) -> str:
+        """Return the current trick as ``"seat:card"`` pairs, such as ``"2:9H 3:JH"``."""
+        return " ".join(f"{s}:{card_name(c)}" for s, c in zip(self.trick_seats, self.trick, strict=True))
+

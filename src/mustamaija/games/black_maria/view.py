@@ -1,0 +1,254 @@
+"""The one visibility function of Black Maria: what a seat, or a spectator, can know of a hand.
+
+A seat knows its own hand; the cards it passed and, once every seat has
+passed, the cards it received (B3: passing is simultaneous, so nothing
+received shows before then); which seats have passed; every card played and
+who won each trick; the voids that play reveals (failing to follow suit
+when reneging is forbidden, or leading a heart before hearts are broken,
+B5); and where the cards it passed are until they are played. Reneges are
+charged at the end of the hand (B7), so another seat's reneges show only then.
+
+>>> from mustamaija.games.black_maria import State
+>>> s = State.from_seed(players=4, seed=1)
+>>> v = s.view(s.to_act)
+>>> v.hand == s.hands[s.to_act], v.hand_sizes, v.my_turn
+(True, (13, 13, 13, 13), True)
+>>> s.view(None).hand
+0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mustamaija.core.cards import SUITS, card_name, card_symbol, cards_of
+from mustamaija.games.black_maria import legality as L
+from mustamaija.games.black_maria.actions import Play
+from mustamaija.games.black_maria.rules import Rules, in_play
+
+if TYPE_CHECKING:
+    from mustamaija.games.black_maria.state import State
+
+__all__ = ["View", "view_of"]
+
+_PHASES = ("pass", "play", "over")
+
+
+def _list(mask: int) -> list[str]:
+    return [card_name(c) for c in cards_of(mask)]
+
+
+def _names(mask: int) -> str:
+    return " ".join(card_name(c) for c in cards_of(mask)) or "-"
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat (``seat``) or a spectator (``seat is None``) knows of a hand; card sets are masks.
+
+    ``known[s]`` holds the cards known to be in seat ``s``'s hand (the
+    viewer's whole hand for the viewer). ``unseen`` holds the cards in play
+    whose place the viewer does not know. ``voids[s]`` is a mask of suits
+    (bit ``i`` for suit ``i``) seat ``s`` is known to hold no card of.
+    ``passed`` and ``received`` are the viewer's own pass and the cards it
+    got (empty until every seat has passed); ``sel`` is a pass it is choosing
+    step by step. ``reneges`` shows only the viewer's own until the hand is over.
+    """
+
+    seat: int | None
+    rules: Rules
+    players: int
+    dealer: int
+    pass_count: int
+    phase: int
+    to_act: int
+    leader: int
+    hand: int
+    hand_sizes: tuple[int, ...]
+    npassed: int
+    passed: int
+    received: int
+    sel: int
+    known: tuple[int, ...]
+    unseen: int
+    voids: tuple[int, ...]
+    trick: tuple[int, ...]
+    led: int
+    broken: bool
+    played: int
+    tricks: tuple[int, ...]
+    won: tuple[int, ...]
+    reneges: tuple[int, ...]
+    plays: tuple[Play, ...]
+
+    # -- acting -------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether the hand is over."""
+        return self.phase == 2
+
+    @property
+    def my_turn(self) -> bool:
+        """Return whether the viewing seat is to act."""
+        return self.seat is not None and self.seat == self.to_act
+
+    def legal_mask(self) -> int:
+        """Return the legal steps as a mask when it is the viewer's turn, else 0 (same rules as the state)."""
+        if not self.my_turn:
+            return 0
+        if self.phase == 0:
+            return L.pass_mask(self.hand, self.sel, self.pass_count)
+        return L.play_mask(self.hand, self.led, self.broken, self.rules.allow_renege)
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal steps in rising order (empty unless it is the viewer's turn)."""
+        return cards_of(self.legal_mask())
+
+    @property
+    def trick_seats(self) -> tuple[int, ...]:
+        """Return the seats that played the cards of the current trick, in order."""
+        return tuple((self.leader + i) % self.players for i in range(len(self.trick)))
+
+    def points(self) -> list[int]:
+        """Return each seat's penalty points so far as the viewer knows them (reneges once the hand is over)."""
+        return [L.penalty_of(w) + 10 * r for w, r in zip(self.won, self.reneges, strict=True)]
+
+    # -- rendering ----------------------------------------------------------------------
+
+    def render(self) -> str:
+        """Return a plain-text account of the view, one fact a line (used by golden tests and logs)."""
+        who = "spectator" if self.seat is None else f"seat {self.seat}"
+        phase = _PHASES[self.phase]
+        act = "-" if self.to_act < 0 else str(self.to_act)
+        lines = [f"{who} | {phase} | to act {act} | dealer {self.dealer} | hearts {'broken' if self.broken else 'not broken'}"]
+        if self.seat is not None:
+            lines.append(f"hand: {_names(self.hand)}")
+            if self.phase == 0:
+                lines.append(f"passed: {_names(self.passed)} | passes made {self.npassed}/{self.players}")
+            else:
+                lines.append(f"passed: {_names(self.passed)} | received: {_names(self.received)}")
+            if self.sel:
+                lines.append(f"choosing: {_names(self.sel)}")
+        points = self.points()
+        for s in range(self.players):
+            voids = "".join(SUITS[i] for i in range(4) if self.voids[s] >> i & 1) or "-"
+            reneges = f", reneges {self.reneges[s]}" if self.reneges[s] else ""
+            lines.append(
+                f"  {s}: {self.hand_sizes[s]} cards, known {_names(self.known[s]) if s != self.seat else '(own)'}, "
+                f"void {voids}, tricks {self.tricks[s]}, points {points[s]}{reneges}"
+            )
+        if self.trick:
+            lines.append("trick: " + " ".join(f"{s}:{card_name(c)}" for s, c in zip(self.trick_seats, self.trick, strict=True)))
+        lines.append(f"unseen: {self.unseen.bit_count()} cards")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the view as a JSON object with card names, for web clients (nothing the seat cannot know).
+
+        >>> from mustamaija.games.black_maria import State
+        >>> v = State.from_seed(players=3, seed=1).view(0)
+        >>> j = v.to_json()
+        >>> j["phase"], len(j["hand"]), j["received"], j["known"][1]
+        ('pass', 17, [], [])
+        """
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "phase": _PHASES[self.phase],
+            "to_act": None if self.to_act < 0 else self.to_act,
+            "pass_count": self.pass_count,
+            "passes_made": self.npassed,
+            "hand": _list(self.hand),
+            "legal": _list(self.legal_mask()),
+            "choosing": _list(self.sel),
+            "passed": _list(self.passed),
+            "received": _list(self.received),
+            "hand_sizes": list(self.hand_sizes),
+            "known": [_list(m) for m in self.known],
+            "voids": ["".join(SUITS[i] for i in range(4) if v >> i & 1) for v in self.voids],
+            "leader": self.leader if self.phase == 1 else None,
+            "trick": [{"seat": s, "card": card_name(c)} for s, c in zip(self.trick_seats, self.trick, strict=True)],
+            "led": SUITS[self.led] if self.led >= 0 else None,
+            "broken": self.broken,
+            "tricks": list(self.tricks),
+            "points": self.points(),
+            "reneges": list(self.reneges),
+            "unseen": self.unseen.bit_count(),
+        }
+
+    def hand_text(self) -> str:
+        """Return the viewer's hand with suit signs."""
+        return " ".join(card_symbol(c) for c in cards_of(self.hand))
+
+
+def view_of(state: State, seat: int | None) -> View:
+    """Return what ``seat`` can know of ``state``; ``None`` gives the spectator's view.
+
+    This is the only place where hidden information is filtered.
+    """
+    n = state.n
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r} with {n} players")
+    hands = state.hands
+    exchanged = state.npassed == n
+    own = hands[seat] if seat is not None else 0
+    passed = state.passed[seat] if seat is not None else 0
+    received = state.passed[(seat - 1) % n] if seat is not None and exchanged else 0
+    played = state.played
+    known = [0] * n
+    if seat is not None:
+        known[seat] = own
+        if exchanged:
+            known[(seat + 1) % n] = passed & ~played
+    placed = own | played | passed
+    for m in known:
+        placed |= m
+    unseen = in_play(n) & ~placed
+    sizes = tuple(h.bit_count() for h in hands)
+    if seat is not None and exchanged and unseen:
+        # Counting: when only one other seat holds cards the viewer cannot place, they are all there.
+        open_seats = [s for s in range(n) if s != seat and sizes[s] > known[s].bit_count()]
+        if len(open_seats) == 1:
+            known[open_seats[0]] |= unseen
+            unseen = 0
+    reneges = state.reneges
+    if state.phase != 2:
+        reneges = tuple(r if s == seat else 0 for s, r in enumerate(reneges))
+    plays = []
+    node = state.log
+    while node is not None:
+        if isinstance(node[0], Play):
+            plays.append(node[0])
+        node = node[1]
+    plays.reverse()
+    mine = seat is not None and seat == state.actor
+    return View(
+        seat=seat,
+        rules=state.rules,
+        players=n,
+        dealer=state.dealer,
+        pass_count=state.k,
+        phase=state.phase,
+        to_act=state.actor,
+        leader=state.leader,
+        hand=own,
+        hand_sizes=sizes,
+        npassed=state.npassed,
+        passed=passed,
+        received=received,
+        sel=state.sel if mine else 0,
+        known=tuple(known),
+        unseen=unseen,
+        voids=state.voids,
+        trick=state.trick,
+        led=state.led,
+        broken=state.broken,
+        played=played,
+        tricks=state.tricks,
+        won=state.won,
+        reneges=reneges,
+        plays=tuple(plays),
+    )

@@ -1,0 +1,737 @@
+"""The heuristic player: the strategy knowledge of RULES.md as fast hand-written rules.
+
+The player plans a whole compound action (a lead, a defence, a declaration)
+from the view at the first step of its action, then emits the plan one step at
+a time: a lead card by card in rising order, ending with ``STOP`` unless the
+lead completes by itself; a defence by walking the led cards in rising order
+(:func:`~mustamaija.games.mustamaija.legality.current_led`) with a beater or ``STOP`` for
+each. The plan is a pure function of the view and the seed (which only
+breaks ties), and does not depend on the steps already taken, so it is simply
+re-derived at every step; a one-entry cache saves the work.
+
+>>> from mustamaija import State
+>>> s = State.from_seed(players=3, seed=5)
+>>> bots = [HeuristicPlayer(seed=i) for i in range(3)]
+>>> while not s.is_over:
+...     s.apply(bots[s.to_act].act(s.view(s.to_act)))
+>>> s.finished
+True
+
+How a plan is chosen: every candidate action (the leads that make sense:
+the lowest cards of a suit, a whole suit, Q♠ alone or with her spades, the
+top cards of a suit; the defences that beat the best few of the led cards)
+is scored by the value of the hand it leaves plus a few terms for its effect
+on the table, and the best one is played. The value of a hand differs in the
+two phases of a deal:
+
+* while the talon lasts, a hand is worth the sum of its cards' values
+  (trumps most, then cards that little can beat; Q♠ is worth keeping early,
+  when she would come back round the table, and is a heavy burden late),
+  minus a cost for every card above the hand size (such a hand draws
+  nothing), plus the value of the cards it will draw;
+* once the talon is empty, every card is a burden to shed: the value is
+  minus the number of cards and of suits held, minus a heavy cost for Q♠,
+  plus a little for cards that are hard to beat.
+
+:func:`heuristic_step` is the same strategy for search rollouts: it acts for
+``state.to_act`` on a full :class:`State`, reading only that seat's hand and
+the public facts of the state, without building a view.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Final, TypeAlias
+
+from mustamaija.core.cards import QS, SUIT_MASKS
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.actions import DECLARE, STOP, Lead
+from mustamaija.games.mustamaija.state import State
+from mustamaija.games.mustamaija.view import View
+
+__all__ = [
+    "ROLLOUT_WEIGHTS",
+    "HeuristicPlayer",
+    "Plan",
+    "Weights",
+    "candidate_plans",
+    "heuristic_plan",
+    "heuristic_step",
+    "plan_step",
+]
+
+_ALL: Final = (1 << 52) - 1
+_QS_BIT: Final = 1 << QS
+_RANK: Final = tuple(c % 13 for c in range(52))
+_SUIT: Final = tuple(c // 13 for c in range(52))
+_ABOVE: Final = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) & ~_QS_BIT for c in range(52))
+_BELOW: Final = tuple(SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52))
+_POP: Final = tuple(bin(i).count("1") for i in range(16))
+
+Plan: TypeAlias = int | tuple[tuple[int, int], ...]
+"""A whole planned action: a lead (a mask of cards) or a defence (``(led, beater)`` pairs, by led card)."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The tunable numbers of the strategy (defaults tuned by self-play tournaments)."""
+
+    # While the talon lasts: the value of keeping a card.
+    trump_base: float = 1.4
+    trump_rank: float = 0.05
+    top_value: float = 0.0
+    per_higher: float = 0.2
+    low_floor: float = -0.5
+    right_bonus: float = 0.5
+    marriage_kq: float = 1.2
+    draw_value: float = 0.3
+    excess_early: float = 0.0
+    excess_late: float = 0.1
+    suit_cost: float = 0.4
+    qs_early: float = 0.4
+    qs_mid: float = -0.6
+    qs_late: float = -2.0
+    attack_bonus: float = 1.0
+    push_bonus: float = 0.3
+    # Once the talon is empty.
+    end_card: float = 1.0
+    end_suit: float = 0.6
+    end_qs: float = 2.5
+    end_quality: float = 1.0
+    end_attack: float = 2.0
+    end_push: float = 0.15
+    end_push_two: float = 0.45
+    # Beating a led card that was led in the last rounds too (it circulates) is worth this much more.
+    circ_bonus: float = 1.5
+    circ_lead: float = 0.0
+    circ_trumps: bool = False
+    # Count exactly what a defender whose whole hand is known can beat.
+    exact_known: bool = True
+    # Endless-deal guard: after this many turns (or half the rules' max_turns), play to make progress.
+    loop_turns: int = 300
+
+
+# The cards of every 13-bit suit pattern, per suit: _bits reads a hand four suits at a time (the hot spot of rollouts).
+_SUIT_BITS: Final = tuple(
+    tuple(tuple(13 * s + i for i in range(13) if m >> i & 1) for m in range(1 << 13)) for s in range(4)
+)
+
+
+def _bits(mask: int) -> list[int]:
+    t = _SUIT_BITS
+    out = list(t[0][mask & 0x1FFF])
+    x = mask >> 13 & 0x1FFF
+    if x:
+        out += t[1][x]
+    x = mask >> 26 & 0x1FFF
+    if x:
+        out += t[2][x]
+    x = mask >> 39
+    if x:
+        out += t[3][x]
+    return out
+
+
+def _suits(mask: int) -> int:
+    return _POP[(1 if mask & 0x1FFF else 0) | (2 if mask & 0x3FFE000 else 0)
+                | (4 if mask & 0x7FFC000000 else 0) | (8 if mask & 0xFFF8000000000 else 0)]
+
+
+class _Ctx:
+    """What the planner knows: one seat's hand and the public facts, as plain ints."""
+
+    __slots__ = (
+        "alive",
+        "attacker",
+        "bp",
+        "circ",
+        "decl",
+        "defender",
+        "hand",
+        "hs",
+        "known",
+        "left",
+        "limit",
+        "looping",
+        "marriage_open",
+        "n",
+        "out_there",
+        "right",
+        "seat",
+        "sizes",
+        "talon",
+        "trump",
+        "turns",
+        "unseen",
+        "w",
+    )
+
+    seat: int
+    n: int
+    hand: int
+    trump: int
+    talon: int
+    hs: int
+    sizes: tuple[int, ...]
+    known: tuple[int, ...]
+    unseen: int
+    out_there: int
+    attacker: int
+    defender: int
+    limit: int
+    marriage_open: bool
+    decl: int
+    turns: int
+    looping: bool
+    circ: int
+    alive: int
+    bp: dict[int, float]
+    left: int
+    right: int
+    w: Weights
+
+    def finish(self) -> None:
+        n, seat, sizes = self.n, self.seat, self.sizes
+        self.alive = sum(1 for s in range(n) if sizes[s] > 0 or s == seat)
+        left = (seat + 1) % n
+        while left != seat and sizes[left] == 0:
+            left = (left + 1) % n
+        right = (seat - 1) % n
+        while right != seat and sizes[right] == 0:
+            right = (right - 1) % n
+        self.left = left
+        self.right = right
+        self.bp = {}  # _beat_prob of the defender per led card, shared by the candidate leads.
+
+
+def _ctx_from_view(view: View, w: Weights) -> _Ctx:
+    seat = view.seat
+    assert seat is not None
+    c = _Ctx()
+    c.w = w
+    c.seat = seat
+    c.n = view.players
+    c.hand = view.hand
+    c.trump = view.trump
+    c.talon = view.talon_size
+    c.hs = view.rules.hand_size
+    c.sizes = view.hand_sizes
+    c.known = view.known
+    c.unseen = view.unseen
+    c.out_there = _ALL & ~view.hand & ~view.discard
+    c.attacker = view.attacker
+    c.defender = view.defender
+    c.limit = view.limit
+    c.marriage_open = view.rules.trump == "marriage" and view.declarer == -1
+    c.decl = L.declarable_suits(view.rules, view.hand, view.declarer) if c.marriage_open else 0
+    c.turns = view.turns
+    c.looping = view.turns >= min(w.loop_turns, view.rules.max_turns // 2)
+    c.circ = _circulating(reversed(view.history), view.led if view.phase else view.hand, c.n, view.phase) if c.talon else 0
+    c.finish()
+    return c
+
+
+def _ctx_from_state(state: State, w: Weights) -> _Ctx:
+    seat = state.to_act
+    hands = state.hands
+    public = state.public
+    own = hands[seat]
+    c = _Ctx()
+    c.w = w
+    c.seat = seat
+    c.n = state.n
+    c.hand = own
+    c.trump = state.trump
+    c.talon = len(state.talon) - state.tpos
+    c.hs = state.hs
+    c.sizes = tuple(h.bit_count() for h in hands)
+    known = [0 if s == seat else h & public for s, h in enumerate(hands)]
+    placed = own | state.discard | state.led
+    for k in known:
+        placed |= k
+    talon_known = state.tknown & ~placed  # The turned trump card and spades put back, still in the talon.
+    unseen = _ALL & ~placed & ~talon_known
+    if unseen and len(state.talon) - state.tpos == talon_known.bit_count():
+        # Counting, as the view does: when every unseen card must lie in one hand, it is known to be there.
+        places = [s for s in range(state.n) if s != seat and hands[s].bit_count() > known[s].bit_count()]
+        if len(places) == 1:
+            known[places[0]] |= unseen
+            unseen = 0
+    c.known = tuple(known)
+    c.unseen = unseen
+    c.out_there = _ALL & ~own & ~state.discard
+    c.attacker = state.attacker
+    c.defender = state.defender
+    c.limit = state.limit
+    c.marriage_open = state.rules.trump == "marriage" and state.declarer == -1
+    c.decl = L.declarable_suits(state.rules, own, state.declarer) if c.marriage_open else 0
+    c.turns = state.turns
+    c.looping = state.turns >= min(w.loop_turns, state.rules.max_turns // 2)
+    c.circ = _circulating(_log_actions(state.log), state.led if state.phase else own, c.n, state.phase) if c.talon else 0
+    c.finish()
+    return c
+
+
+def _log_actions(log: Any) -> Iterator[Any]:
+    """Yield the actions of a state's log, newest first."""
+    while log is not None:
+        yield log[0]
+        log = log[1]
+
+
+def _circulating(newest_first: Iterator[Any], cards: int, players: int, phase: int) -> int:
+    """Return those of ``cards`` that were led in the last rounds (before the current lead): they circulate."""
+    limit = 4 * players + 2
+    current = phase == 0  # When defending, the newest lead is the current one.
+    seen = 0
+    for i, action in enumerate(newest_first):
+        if i > limit:
+            break
+        if isinstance(action, Lead):
+            if current:
+                seen |= action.cards
+            current = True
+    return seen & cards
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+def _qs_value(ctx: _Ctx) -> float:
+    """Return the value of holding Q♠ while the talon lasts: positive early (she would come back round)."""
+    w = ctx.w
+    # Roughly how many more turns the talon lasts; she should not come round the table again before the end.
+    turns_left = ctx.talon / (1.0 + 0.2 * ctx.alive)
+    if turns_left <= ctx.alive:
+        return w.qs_late
+    if turns_left <= 2.5 * ctx.alive:
+        return w.qs_mid
+    return w.qs_early
+
+
+def _card_value(ctx: _Ctx, c: int, qs: float) -> float:
+    """Return how much the seat wants to hold card ``c`` while the talon lasts (negative: rather shed it)."""
+    if c == QS:
+        return qs
+    w = ctx.w
+    s = _SUIT[c]
+    if s == ctx.trump:
+        return w.trump_base + w.trump_rank * _RANK[c]
+    v = w.top_value - w.per_higher * (ctx.out_there & _ABOVE[c]).bit_count()
+    if v < w.low_floor:
+        v = w.low_floor
+    if ctx.known[ctx.right] & _BELOW[c] and ctx.right != ctx.seat:
+        v += w.right_bonus  # The player on our right picked up lower cards of this suit: they come back to us.
+    if ctx.marriage_open and s != 0 and _RANK[c] in (10, 11):
+        v += w.marriage_kq  # A king or queen may yet make a marriage: never hand it to someone else.
+    return v
+
+
+def _end_quality(ctx: _Ctx, c: int) -> float:
+    """Return how easy a card is to get rid of in the endgame: high when little can beat it."""
+    if c == QS:
+        return 0.0
+    if _SUIT[c] == ctx.trump:
+        return 1.0 + 0.03 * _RANK[c]
+    higher = (ctx.out_there & L.BEATERS[ctx.trump][c]).bit_count()
+    return 1.0 / (1.0 + higher)
+
+
+def _hand_value(ctx: _Ctx, hand: int, values: dict[int, float]) -> float:
+    """Return the value of holding ``hand`` (our cards after an action), by the phase of the deal."""
+    w = ctx.w
+    size = hand.bit_count()
+    if ctx.talon == 0:
+        if not hand:
+            return 1000.0
+        v = -w.end_card * size - w.end_suit * _suits(hand)
+        if hand & _QS_BIT:
+            v -= w.end_qs
+        q = 0.0
+        for c in _bits(hand):
+            q += values[c]
+        return v + w.end_quality * q
+    v = 0.0
+    for c in _bits(hand):
+        v += values[c]
+    if size < ctx.hs:
+        v += w.draw_value * min(ctx.hs - size, ctx.talon)
+    elif size > ctx.hs:
+        late = 1.0 - min(1.0, ctx.talon / (2.0 * ctx.hs * ctx.alive))
+        v -= (w.excess_early + (w.excess_late - w.excess_early) * late) * (size - ctx.hs)
+    return v - w.suit_cost * _suits(hand)
+
+
+def _values(ctx: _Ctx, cards: int) -> dict[int, float]:
+    if ctx.talon == 0:
+        return {c: _end_quality(ctx, c) for c in _bits(cards)}
+    qs = _qs_value(ctx)
+    return {c: _card_value(ctx, c, qs) for c in _bits(cards)}
+
+
+def _beat_prob(ctx: _Ctx, c: int, defender: int) -> float:
+    """Return the chance that ``defender`` holds a card beating ``c``, from its known cards and the unseen ones."""
+    b = L.BEATERS[ctx.trump][c]
+    if not b:
+        return 0.0
+    if ctx.known[defender] & b:
+        return 1.0
+    slots = ctx.sizes[defender] - ctx.known[defender].bit_count()
+    if slots <= 0:
+        return 0.0
+    unseen = ctx.unseen
+    u = (unseen & b).bit_count()
+    total = unseen.bit_count()
+    if u == 0 or total == 0:
+        return 0.0
+    p_none = 1.0
+    for i in range(min(slots, total)):
+        p_none *= max(0, total - u - i) / (total - i)
+        if p_none == 0.0:
+            break
+    return 1.0 - p_none
+
+
+# -- leads ---------------------------------------------------------------------------------------
+
+
+def _lead_candidates(hand: int, limit: int) -> list[int]:
+    out: list[int] = []
+    for s in range(4):
+        suit = hand & SUIT_MASKS[s]
+        if not suit:
+            continue
+        cards = _bits(suit)
+        m = len(cards)
+        top = min(m, limit)
+        mask = 0
+        for j in range(top):  # The lowest cards.
+            mask |= 1 << cards[j]
+            out.append(mask)
+        mask = 0
+        for j in range(top - 1):  # The highest cards.
+            mask |= 1 << cards[m - 1 - j]
+            out.append(mask)
+        if s == 0 and suit & _QS_BIT:
+            plain = _bits(suit & ~_QS_BIT)
+            out.append(_QS_BIT)
+            mask = _QS_BIT
+            for j in range(min(len(plain), limit - 1)):  # Q♠ with the lowest spades.
+                mask |= 1 << plain[j]
+                out.append(mask)
+            mask = 0
+            for j in range(min(len(plain), limit)):  # The spades without her.
+                mask |= 1 << plain[j]
+                out.append(mask)
+    return list(dict.fromkeys(out))
+
+
+def _score_lead(ctx: _Ctx, lead: int, values: dict[int, float], two: bool) -> float:
+    rest = ctx.hand & ~lead
+    w = ctx.w
+    score = _hand_value(ctx, rest, values)
+    if ctx.talon == 0 and not rest:
+        return score
+    d = ctx.defender
+    k = lead.bit_count()
+    known = ctx.known[d]
+    if w.exact_known and known.bit_count() >= ctx.sizes[d]:
+        # Every card of the defender is known: count exactly what it can beat.
+        beatable = len(_max_beats(known, lead, ctx.trump))
+        push = float(k - beatable)
+        beat_all = 1.0 if beatable == k else 0.0
+    else:
+        push = 0.0
+        beat_all = 1.0
+        bp = ctx.bp
+        for c in _bits(lead):
+            p = bp.get(c)
+            if p is None:
+                p = bp[c] = _beat_prob(ctx, c, d)
+            push += 1.0 - p
+            beat_all *= p
+    if ctx.talon == 0:
+        score += (w.end_push_two if two else w.end_push) * push
+        if two:
+            score -= w.end_attack * beat_all  # The defender takes the lead from us.
+    else:
+        score += w.push_bonus * push
+        if ctx.circ:
+            score -= w.circ_lead * (lead & ctx.circ).bit_count()
+    return score
+
+
+def _plan_lead(ctx: _Ctx, rng: random.Random | None, ties: bool) -> int:
+    """Return the lead to make; ``rng`` breaks ties (if ``ties``) and endless circulations."""
+    hand = ctx.hand
+    limit = ctx.limit
+    # The whole hand in one lead: out at once (M18).
+    if ctx.talon == 0 and hand.bit_count() <= limit and _suits(hand) == 1:
+        return hand
+    cands = _lead_candidates(hand, limit)
+    if ctx.looping and rng is not None:
+        return rng.choice(cands)  # Break an endless circulation.
+    values = _values(ctx, hand)
+    two = ctx.alive == 2
+    best = cands[0]
+    best_score = -1e18
+    for lead in cands:
+        sc = _score_lead(ctx, lead, values, two)
+        if ties and rng is not None:
+            sc += rng.random() * 1e-6
+        if sc > best_score:
+            best_score = sc
+            best = lead
+    return best
+
+
+# -- defences -----------------------------------------------------------------------------------------
+
+
+def _max_beats(hand: int, led: int, trump: int) -> list[tuple[int, int]]:
+    """Return a largest set of (led, beater) pairs: same-suit beaters first, then the lowest trumps."""
+    row = L.BEATERS[trump]
+    pairs = []
+    used = 0
+    for x in _bits(led):
+        cands = hand & ~used & row[x]
+        if not cands:
+            continue
+        same = cands & SUIT_MASKS[_SUIT[x]]
+        pick_mask = same if same else cands
+        b = (pick_mask & -pick_mask).bit_length() - 1
+        pairs.append((x, b))
+        used |= 1 << b
+    return pairs
+
+
+def _sort_by_gain(ctx: _Ctx, pairs: list[tuple[int, int]], led: int) -> dict[int, float]:
+    """Order (led, beater) pairs by how much each beat gains over picking the card up; return the card values used."""
+    values = _values(ctx, ctx.hand | led)
+    pairs.sort(key=lambda p: values[p[0]] + values[p[1]])
+    return values
+
+
+def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
+    """Return the planned defence: led card -> beating card (led cards not in it are picked up)."""
+    hand = ctx.hand
+    pairs = _max_beats(hand, led, ctx.trump)
+    if not pairs:
+        return {}
+    if ctx.looping:
+        return dict(pairs)
+    w = ctx.w
+    values = _sort_by_gain(ctx, pairs, led)  # Then try every prefix.
+    nled = led.bit_count()
+    best: dict[int, int] = {}
+    best_score = -1e18
+    beaten = beaters = 0
+    for k in range(len(pairs) + 1):
+        if k:
+            x, b = pairs[k - 1]
+            beaten |= 1 << x
+            beaters |= 1 << b
+        after = (hand & ~beaters) | (led & ~beaten)
+        score = _hand_value(ctx, after, values)
+        if k == nled:
+            score += w.end_attack if ctx.talon == 0 else w.attack_bonus
+        if ctx.circ:
+            # Beat the cards of a circulating suit that we can beat within the suit (trumps only if allowed).
+            cheap = beaten & ctx.circ if w.circ_trumps else (beaten & ctx.circ) & ~_trump_beaten(pairs[:k], ctx.trump)
+            score += w.circ_bonus * cheap.bit_count()
+        if score > best_score:
+            best_score = score
+            best = dict(pairs[:k])
+    return best
+
+
+def _trump_beaten(pairs: list[tuple[int, int]], trump: int) -> int:
+    """Return the led cards of ``pairs`` that are beaten by a trump of another suit."""
+    m = 0
+    for x, b in pairs:
+        if _SUIT[b] == trump and _SUIT[x] != trump:
+            m |= 1 << x
+    return m
+
+
+# -- steps -----------------------------------------------------------------------------------------------
+
+
+def _lead_step(plan: int, sel: int) -> int:
+    """Return the next card of the planned lead above the cards chosen so far, or ``STOP``."""
+    rest = plan & ~sel
+    if sel:
+        top = sel.bit_length() - 1
+        rest &= _ABOVE[top] | (_QS_BIT & SUIT_MASKS[_SUIT[top]] & ~((2 << top) - 1))
+    if not rest:
+        return STOP
+    return (rest & -rest).bit_length() - 1
+
+
+def _defence_step(plan: dict[int, int], rem: int, avail: int, trump: int) -> int:
+    cur = L.current_led(rem, avail, trump)
+    if cur < 0:
+        return STOP
+    b = plan.get(cur, -1)
+    if b >= 0 and avail >> b & 1 and L.BEATERS[trump][cur] >> b & 1:
+        return b
+    return STOP
+
+
+def _declare_step(ctx: _Ctx) -> int:
+    """Return the declaration to make now (as soon as we can), or -1."""
+    decl = ctx.decl
+    if not decl:
+        return -1
+    best = -1
+    best_n = -1
+    for s in (1, 2, 3):
+        if decl >> s & 1:
+            n = (ctx.hand & SUIT_MASKS[s]).bit_count()
+            if n > best_n:
+                best, best_n = s, n
+    return DECLARE + best
+
+
+_WEIGHT_FIELDS: Final = {f.name: f.type for f in dataclasses.fields(Weights)}
+
+
+def _weights(params: dict[str, Any]) -> Weights:
+    for key in params:
+        if key not in _WEIGHT_FIELDS:
+            raise ValueError(f"unknown heuristic parameter {key!r} (known: seed, {', '.join(_WEIGHT_FIELDS)})")
+    return Weights(**params)
+
+
+class HeuristicPlayer:
+    """Plans each compound action from the view with the strategy knowledge of RULES.md; the seed only breaks ties.
+
+    Keyword arguments override fields of :class:`Weights`, for experiments.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, **weights: Any) -> None:
+        self.seed = 0 if seed is None else seed
+        self.weights = _weights(weights)
+        self._cache: tuple[tuple[Any, ...], int | dict[int, int]] | None = None
+
+    def _plan(self, view: View, ctx: _Ctx) -> int | dict[int, int]:
+        key = (view.seat, len(view.history), view.turns, view.hand, view.led, view.phase, view.trump)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        plan: int | dict[int, int]
+        if view.phase == 0:
+            rng = random.Random(hash((self.seed, ctx.seat, len(view.history), view.hand)))
+            plan = _plan_lead(ctx, rng, True)
+        else:
+            plan = _plan_defence(ctx, view.led)
+        self._cache = (key, plan)
+        return plan
+
+    def act(self, view: View) -> int:
+        """Return the next step of the planned action for ``view.seat``."""
+        if not view.my_turn:
+            raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
+        ctx = _ctx_from_view(view, self.weights)
+        if not view.in_progress:
+            d = _declare_step(ctx)
+            if d >= 0:
+                return d
+        plan = self._plan(view, ctx)
+        if isinstance(plan, int):
+            return _lead_step(plan, view.sel)
+        return _defence_step(plan, view.rem, view.hand & ~view.used, view.trump)
+
+
+ROLLOUT_WEIGHTS: Final = Weights(circ_lead=0.5, circ_trumps=True, loop_turns=100)
+"""The weights of :func:`heuristic_step`: the player's, but breaking circulations sooner, so rollouts stay short."""
+
+
+def heuristic_step(state: State, rng: random.Random | None = None, weights: Weights = ROLLOUT_WEIGHTS) -> int:
+    """Return the heuristic's step for ``state.to_act``, from that seat's hand and the public facts only.
+
+    ``rng`` is used only to break endless circulations (after ``weights.loop_turns`` turns, or half
+    the rules' ``max_turns`` if that is fewer).
+    """
+    ctx = _ctx_from_state(state, weights)
+    if not state.in_progress:
+        d = _declare_step(ctx)
+        if d >= 0:
+            return d
+    if state.phase == 0:
+        sel = state.sel
+        if sel and ctx.looping:
+            return STOP  # A random lead was chosen card by card; end it here.
+        return _lead_step(_plan_lead(ctx, rng if sel == 0 else None, False), sel)
+    plan = _plan_defence(ctx, state.led)
+    return _defence_step(plan, state.rem, state.hands[state.defender] & ~state.used, state.trump)
+
+
+# -- whole actions, for search ----------------------------------------------------------------------
+
+
+def _declare_now(state: State, ctx: _Ctx, weights: Weights) -> _Ctx:
+    d = _declare_step(ctx)
+    if d < 0:
+        return ctx
+    state._do_declare(d - DECLARE)
+    return _ctx_from_state(state, weights)
+
+
+def heuristic_plan(state: State, rng: random.Random | None = None, weights: Weights = ROLLOUT_WEIGHTS) -> Plan:
+    """Return the heuristic's whole action for ``state.to_act`` at the start of its action, from its hand and the public facts.
+
+    A declaration the heuristic would make is made on ``state`` first (V4), since it
+    comes before the lead or the defence. Search playouts apply the plan in one go.
+    """
+    ctx = _ctx_from_state(state, weights)
+    if ctx.decl:
+        ctx = _declare_now(state, ctx, weights)
+    if state.phase == 0:
+        return _plan_lead(ctx, rng, False)
+    return tuple(sorted(_plan_defence(ctx, state.led).items()))
+
+
+def candidate_plans(view: View, weights: Weights | None = None) -> tuple[list[Plan], Plan]:
+    """Return the whole actions worth searching at the start of ``view.seat``'s action, and the heuristic's choice among them.
+
+    Leads: the lowest cards of each suit, its highest cards, Q♠ alone or with her
+    spades, the spades without her, and the whole hand when that ends the deal
+    for the seat. Defences: beat none, then the best one, two, ... of the led
+    cards in the heuristic's order of gain. The heuristic's own choice is
+    always among them.
+
+    >>> from mustamaija import State
+    >>> v = State.from_seed(players=3, seed=5).view(1)
+    >>> plans, mine = candidate_plans(v)
+    >>> mine in plans and all(isinstance(p, int) for p in plans)
+    True
+    """
+    w = weights if weights is not None else Weights()
+    ctx = _ctx_from_view(view, w)
+    plans: list[Plan]
+    if view.phase == 0:
+        hand, limit = view.hand, view.limit
+        plans = list(_lead_candidates(hand, limit))
+        if view.talon_size == 0 and hand.bit_count() <= limit and _suits(hand) == 1 and hand not in plans:
+            plans.append(hand)
+        mine: Plan = _plan_lead(ctx, None, False)
+    else:
+        pairs = _max_beats(view.hand, view.led, view.trump)
+        _sort_by_gain(ctx, pairs, view.led)
+        plans = list(dict.fromkeys(tuple(sorted(pairs[:k])) for k in range(len(pairs) + 1)))
+        mine = tuple(sorted(_plan_defence(ctx, view.led).items()))
+    if mine not in plans:
+        plans.append(mine)
+    return plans, mine
+
+
+def plan_step(plan: Plan, view: View) -> int:
+    """Return the next step of a whole planned action for ``view.seat`` (card by card, ``STOP`` to end)."""
+    if isinstance(plan, int):
+        return _lead_step(plan, view.sel)
+    return _defence_step(dict(plan), view.rem, view.hand & ~view.used, view.trump)

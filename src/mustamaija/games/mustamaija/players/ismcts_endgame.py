@@ -1,0 +1,165 @@
+"""Hand-over to the exact solver once two seats are left with cards and the talon is empty.
+
+Then a seat's view holds the other hand completely (counting, M22), so the
+position is fully known and :class:`~mustamaija.games.mustamaija.solver.Solver` can
+answer exactly. :func:`endgame_step` returns the next step of a winning
+line: a safe lead (card by card, in rising order, ``STOP`` to end it), or a
+defence that keeps the defender safe (beater by beater in the engine's step
+order). It returns ``None`` when the position is lost against best play,
+when it is too big for the time a move may take, or when trumps may still
+change (an undeclared marriage), so that the caller can search instead.
+
+The solver is called through its public methods only: ``leads``,
+``lead_safe``, ``defences``, ``resolve`` and ``after``.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Final
+
+from mustamaija.core.cards import SUIT_MASKS
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.actions import STOP
+from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.solver import Solver
+from mustamaija.games.mustamaija.view import View
+
+__all__ = ["MAX_SOLVER_CARDS", "EndgameSolver", "endgame_step"]
+
+MAX_SOLVER_CARDS: Final = 20
+"""Positions with more cards left than this are searched instead of solved.
+
+Endgames that arise in play solve in well under a second up to about 23
+cards, but the worst positions (random hands split evenly) take seconds at
+20 cards and a minute or more at 24, so the default stays at 20; the search
+plays on until the position is small enough.
+"""
+
+_FALLBACK_LEADS: Final = 512
+_FALLBACK_DEFENCES: Final = 2048
+
+Pairs = tuple[tuple[int, int], ...]
+
+
+class EndgameSolver:
+    """Keeps one :class:`Solver` (and its table) per rule set and trump suit, for the two-seat endgames of a game."""
+
+    def __init__(self, max_cards: int = MAX_SOLVER_CARDS, max_table: int = 500_000) -> None:
+        self.max_cards = max_cards
+        self.max_table = max_table
+        self._key: tuple[Rules, int] | None = None
+        self._solver: Solver | None = None
+        self.calls = 0
+
+    def solver(self, rules: Rules, trump: int) -> Solver:
+        """Return the solver for two seats under ``rules`` and ``trump``, built on first use."""
+        key = (rules, trump)
+        if self._solver is None or self._key != key or len(getattr(self._solver, "table", ())) > self.max_table:
+            self._solver = Solver(rules, trump, 2)
+            self._key = key
+        return self._solver
+
+    def step(self, view: View) -> int | None:
+        """Return the solver's step for ``view`` (see :func:`endgame_step`), or ``None``."""
+        return endgame_step(view, self)
+
+
+def applies(view: View) -> bool:
+    """Return whether ``view`` is a two-holder, talon-empty position that the solver can take over."""
+    if view.seat is None or not view.my_turn or view.talon_size:
+        return False
+    if view.rules.trump == "marriage" and view.declarer == -1:
+        return False  # A marriage could still change the trumps; the solver does not model that.
+    holders = [s for s in range(view.players) if view.hand_sizes[s]]
+    if view.seat not in holders:
+        return False
+    if view.phase == 0:
+        return len(holders) == 2
+    # Defending: the attacker may have just gone out by leading their last cards.
+    return len(holders) <= 2 and view.attacker != view.seat
+
+
+def _two_seat_hands(view: View) -> tuple[tuple[int, int], int] | None:
+    """Return (attacker's hand, defender's hand) and the hero's index (0 or 1) in that pair."""
+    a, d, me = view.attacker, view.defender, view.seat
+    assert me is not None
+    other = d if me == a else a
+    theirs = view.known[other]
+    if view.unseen or theirs.bit_count() != view.hand_sizes[other]:
+        return None  # Not fully known: should not happen with two holders and an empty talon.
+    for s in range(view.players):
+        if s not in (a, d) and view.hand_sizes[s]:
+            return None
+    if me == a:
+        return (view.hand, theirs), 0
+    return (theirs, view.hand), 1
+
+
+def _lead_fits(lead: int, sel: int, limit: int) -> bool:
+    """Return whether ``lead`` can still be chosen when ``sel`` has been chosen (same suit, ``sel`` its lowest cards)."""
+    if not sel:
+        return 0 < lead.bit_count() <= limit
+    top = sel.bit_length() - 1
+    return lead & ((2 << top) - 1) == sel and not lead & ~SUIT_MASKS[top // 13] and lead.bit_count() <= limit
+
+
+def _next_lead_step(lead: int, sel: int) -> int:
+    rest = lead & ~sel
+    return (rest & -rest).bit_length() - 1 if rest else STOP
+
+
+def endgame_step(view: View, cache: EndgameSolver) -> int | None:
+    """Return the next step of a line that keeps ``view.seat`` safe, or ``None`` (see the module docstring)."""
+    if not applies(view):
+        return None
+    pos = _two_seat_hands(view)
+    if pos is None:
+        return None
+    hands, hero = pos
+    if hands[0].bit_count() + hands[1].bit_count() + view.led.bit_count() > cache.max_cards:
+        return None
+    solver = cache.solver(view.rules, view.trump)
+    cache.calls += 1
+    if view.phase == 0:
+        return _lead_step(view, solver, hands)
+    return _defence_step(view, solver, hands, hero)
+
+
+def _lead_step(view: View, solver: Solver, hands: tuple[int, int]) -> int | None:
+    sel = view.sel
+    limit = min(view.limit, hands[1].bit_count())
+    tried = set()
+    for lead in solver.leads(hands[0], hands[1], hands[1]):
+        if _lead_fits(lead, sel, limit):
+            tried.add(lead)
+            if solver.lead_safe(hands, 0, lead, 0):
+                return _next_lead_step(lead, sel)
+    if not sel:
+        return None  # The solver's classes cover every lead: none is safe.
+    # Part of a lead is chosen: look at every lead that extends it, not just one per class.
+    for lead in islice(L.iter_leads(hands[0], limit), _FALLBACK_LEADS * 8):
+        if lead not in tried and _lead_fits(lead, sel, limit) and solver.lead_safe(hands, 0, lead, 0):
+            return _next_lead_step(lead, sel)
+    return None
+
+
+def _defence_step(view: View, solver: Solver, hands: tuple[int, int], hero: int) -> int | None:
+    trump = view.trump
+    avail = view.hand & ~view.used
+    cur = L.current_led(view.rem, avail, trump)
+    if cur < 0:
+        return STOP
+    others = hands[0] | view.led
+    fixed: Pairs = view.pairs
+    for rest in islice(solver.defences(avail, view.rem, others), _FALLBACK_DEFENCES):
+        pairs = tuple(sorted(fixed + rest))
+        # If the attacker went out by leading, resolve ends the deal and ``after`` checks the hero's hand.
+        after, nxt = solver.resolve(hands, 0, 1, view.led, pairs)
+        safe = solver.after(after, nxt, hero)
+        if safe:
+            for t, b in rest:
+                if t == cur:
+                    return b
+            return STOP
+    return None

@@ -1,0 +1,1193 @@
+"""Exact solver for talon-empty endgames, where every hand is known.
+
+The question is the one ``mustamaija solve`` answers: can the attacker make
+sure of not being the loser, whatever the others do? With two players that is
+the exact value of the position; with more, the others are treated as one
+side playing against the attacker (a paranoid search), which is exactly the
+"make sure" of the question.
+
+Two players with cards: a depth-first AND/OR search. Every turn either
+shrinks the attacker's hand or, when the defender beats everything, removes
+cards from play, so no position repeats and the search needs no repetition
+handling. The value depends only on the two hands, so it is stored for the
+player to lead.
+
+More players with cards: cards can circulate for ever (nobody beats, hands
+pass cards round the table). Such a deal never ends, and M21 would stop it
+without a loser, which is safe for the attacker. So the solver lists every
+reachable position with three or more holders and computes, by fixpoint
+iteration, those from which the others can force the hero to lose (their
+attractor); every other position is safe. Once only two seats hold cards the
+two-player search takes over.
+
+Exactness: everything that cuts the search is either an isomorphism (the
+position reached is the same up to renaming cards) or a dominance proved
+below; nothing is "usually right".
+
+**Canonical key (isomorphism).** Cards that left play no longer matter, and
+only the order of the remaining cards within each suit does (whether one card
+beats another depends on nothing else), so each suit becomes the sequence of
+owners of its remaining cards in rank order. Q♠ never beats and is never
+beaten (M2), so her rank is irrelevant: she is kept apart as "who holds her".
+The plain suits (neither trumps nor spades, the suit of Q♠) are
+interchangeable and are sorted. Seats are numbered from the player to lead,
+skipping those who are out.
+
+**The exchange lemma (two players).** Let x < y be cards of one suit with no
+other card in play between them (Q♠ aside), and let positions P and P' differ
+only in that X holds y and Y holds x in P, the reverse in P'. Then P is at
+least as good for X as P'. Proof: X copies a strategy that is safe in P',
+playing y wherever it would play x, and answers Y's moves in P as that
+strategy answers the same moves in P' with y in place of x. This is always
+possible: x and y compare alike with every other card in play, so the only
+difference is between x and y themselves. X's copied moves are legal in P,
+since y beats everything x beats. Y's moves in P have legal images in P':
+Y's x becomes y, which beats everything x beats, and a card of Y that beats
+X's y in P beats X's x in P'. Hand sizes, which led cards are beaten, who is
+out, and so the turn order and the end, are the same in both games until the
+two cards meet in one hand or one of them leaves play; from then on the two
+positions are the same up to renaming. So X's copy is safe in P. (With more
+seats a third player can receive one of the two cards and the argument
+breaks, so the dominances below are used only when two seats hold cards; and
+never while a marriage can still be declared, since then a king or a queen
+is not interchangeable with its neighbour.)
+
+**Consequences used by the two-player search.**
+
+* Leads: within a *run* (cards of the attacker's hand with no card of the
+  defender between them), a lead only needs to take the lowest cards of the
+  run: leading a higher card instead leaves a position where, card for card,
+  the defender holds lower cards and the attacker higher ones, which by the
+  lemma is no better for the attacker's opponent (beaten cards leave play
+  either way, and the defender's beaters for cards of one run are the same).
+  At the root every legal lead is still judged, since a higher lead of a run
+  may be unsafe where the lowest is safe; but when the lowest is unsafe, so
+  is every lead it stands for, which is not searched again.
+* Defences: the result of a defence depends only on which led cards are
+  beaten and which cards beat them. For a given number ``m`` of beaten cards
+  and ``k`` of trumps used against a plain lead, it is enough to beat the
+  lowest ``m`` led cards (taking the highest, which the lemma says is at
+  least as good for the defender, since a beater of a higher card beats a
+  lower one), to use the ``k`` lowest trumps, and to beat the lowest
+  ``m - k`` of those cards with the same suit greedily, each with the lowest
+  card above both it and the previous beater. Swapping any beater for a lower
+  unused card that still completes the defence moves a card of the defender
+  past cards of the attacker to a higher slot (by the lemma never worse for
+  the defender, and past the defender's own cards nothing changes), and the
+  greedy choice is the only defence no such swap improves. So the defender
+  tries at most one defence per pair ``(m, k)`` instead of every matching.
+  This is the only sense in which a lower beater is "better": the proof
+  compares keeping the higher card with keeping the lower one, everything
+  else equal, never a higher card with a lower one in general.
+
+**Quick exact cut-offs (two players).** Let B be the cards of the player to
+lead that some card of the other can beat. If B is empty the leader wins:
+leading the plain suits before the trumps, each suit in rising order, the
+other can never beat a card (what it picks up is lower than what is still to
+come, or of another suit) and must take everything. If B lies in one suit S
+and the leader's cards of S, all led at once after the rest has been led so
+(the other taking every card, so its hand grows), fit within the lead limit,
+the leader also wins: it goes out with that last lead whatever the other
+does (M18). This contains the plain case of a hand of one suit within the
+limit.
+
+**Move ordering.** Leads that empty a suit first (fewer suits are easier to
+get rid of), then bigger leads, then leads the other cannot beat at all; for
+the defender, beating everything first, with the most trumps first.
+
+**More seats.** Positions with three or more holders are searched without
+dominances, only with isomorphisms (equivalent beaters and equivalent led
+cards, as above, which hold with any number of seats). The lost positions
+are ranked in the order the fixpoint finds them; in the principal line the
+others always move to a lost position of lower rank, so a lost line ends.
+
+**Marriages still to be declared (V3, V4).** A declaration is a possible first
+part of every action of a seat holding a non-spade king and queen; from then
+on the solver for the declared trump suit takes over. Before that, every
+lead and every defence is tried and positions are keyed by the exact hands.
+
+>>> from mustamaija.games.mustamaija import State
+>>> s = State.from_position([["AC", "3C", "QS", "6H", "5H"], ["KH", "2D"]], attacker=0, trump_suit=3)
+>>> r = solve(s)
+>>> r.attacker_safe, sorted(" ".join(card_name(c) for c in cards_of(m)) for m in r.safe_leads)
+(True, ['3C', '3C AC', '5H 6H', 'QS'])
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Final
+
+from mustamaija.core.cards import ALL_CARDS, QS, SUIT_MASKS, card_name, cards_of
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
+from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.state import LEAD, State
+
+__all__ = ["Reply", "SolveResult", "Solver", "solve"]
+
+_QS_BIT: Final = 1 << QS
+_NOQS: Final = ALL_CARDS & ~_QS_BIT
+_SM: Final = SUIT_MASKS
+_KQ: Final = tuple((1 << (s * 13 + 11)) | (1 << (s * 13 + 10)) for s in range(4))
+
+Hands = tuple[int, ...]
+Pairs = tuple[tuple[int, int], ...]
+
+
+class _Packer(dict[int, int]):
+    """Suit codes: ``(union << 13) | owned`` -> ``(1 << count) | owned bits packed in rank order``."""
+
+    def __missing__(self, k: int) -> int:
+        u = k >> 13
+        a = k & 0x1FFF
+        out = 0
+        i = 0
+        while u:
+            low = u & -u
+            if a & low:
+                out |= 1 << i
+            i += 1
+            u ^= low
+        v = out | (1 << i)
+        self[k] = v
+        return v
+
+
+_PACK: Final = _Packer()
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One answer to a lead: an optional marriage declared first, the defence, and where it leads."""
+
+    declare: int
+    pairs: Pairs
+    hands: Hands
+    next: int
+    trump: int
+
+
+@dataclass
+class SolveResult:
+    """The answer for the attacker of a position: safe or not, every safe first lead, and a principal line."""
+
+    attacker: int
+    attacker_safe: bool
+    safe_leads: list[int]
+    line: list[Action]
+    nodes: int = 0
+    stats: dict[str, int] = field(default_factory=dict)
+    declarations: dict[int, list[int]] = field(default_factory=dict)
+    time_s: float = 0.0
+
+    def to_json(self) -> dict[str, object]:
+        """Return the ``solve --json`` object of FORMATS.md (leads' cards sorted by rank then suit)."""
+        out: dict[str, object] = {
+            "attacker": self.attacker,
+            "attacker_safe": self.attacker_safe,
+            "safe_leads": sorted(_sorted_names(m) for m in self.safe_leads),
+            "line": [a.to_json() for a in self.line],
+            "nodes": self.nodes,
+            "time_s": round(self.time_s, 4),
+        }
+        if self.declarations:
+            out["safe_declarations"] = {
+                "SHDC"[s]: sorted(_sorted_names(m) for m in leads) for s, leads in sorted(self.declarations.items())
+            }
+        return out
+
+
+def _sorted_names(mask: int) -> list[str]:
+    return [card_name(c) for c in sorted(cards_of(mask), key=lambda c: (c % 13, c // 13))]
+
+
+def _one_suit(hand: int) -> bool:
+    low = hand & -hand
+    return not hand & ~_SM[(low.bit_length() - 1) // 13]
+
+
+def _others(hands: Hands, seat: int) -> int:
+    m = 0
+    for s, h in enumerate(hands):
+        if s != seat:
+            m |= h
+    return m
+
+
+def _pairs_of(targets: list[int], beaters: int) -> Pairs:
+    """Match beaten cards to beating cards: each target to the lowest unused beater that beats it (or any trump)."""
+    out = []
+    for t in targets:
+        suit = t // 13
+        same = beaters & _SM[suit] & ~((2 << t) - 1)
+        pick = same & -same if same else beaters & -beaters
+        out.append((t, pick.bit_length() - 1))
+        beaters &= ~pick
+    return tuple(sorted(out))
+
+
+class Solver:
+    """Solves positions for one rule set, trump suit and seat count; its tables survive between calls.
+
+    ``trump`` is a suit index or -1. Under marriage rules, -1 means no
+    marriage has been declared yet, so one still may be (V3, V4).
+    """
+
+    def __init__(self, rules: Rules, trump: int, players: int) -> None:
+        self.rules = rules
+        self.trump = trump
+        self.n = players
+        self.row = L.BEATERS[trump]
+        self.max_lead = rules.max_lead if rules.max_lead is not None else 52
+        self.undeclared = rules.trump == "marriage" and trump < 0
+        self.plain = [s for s in range(4) if s != trump and s != 0]
+        self.trump_mask = _SM[trump] & _NOQS if trump >= 0 else 0
+        self.table: dict[int, bool] = {}
+        self.mtable: dict[tuple[object, ...], bool] = {}
+        self.loss: set[tuple[object, ...]] = set()
+        self.utable: dict[int, bool] = {}
+        self._subs: dict[int, Solver] = {}
+        self._lead_cache: dict[int, list[int]] = {}
+        self._def_cache: dict[int, list[tuple[int, int]]] = {}
+        self._mdef_cache: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+        self._counter = [0]
+        self.rank: dict[tuple[object, ...], int] = {}
+        self._tick = 0
+        self.graphs = 0
+        self._win2 = self._make_win2()
+
+    @property
+    def nodes(self) -> int:
+        """Return the positions this solver has searched (each once: the tables remember them)."""
+        return self._counter[0]
+
+    def sub(self, trump: int) -> Solver:
+        """Return the solver for the rest of the deal once ``trump`` is declared (sharing nothing but the rules)."""
+        s = self._subs.get(trump)
+        if s is None:
+            s = self._subs[trump] = Solver(self.rules, trump, self.n)
+        return s
+
+    def total_nodes(self) -> int:
+        """Return the positions searched by this solver and the ones it handed over to after a marriage."""
+        return self.nodes + sum(s.total_nodes() for s in self._subs.values())
+
+    # -- positions -------------------------------------------------------------
+
+    def key(self, hands: Hands, attacker: int, hero: int) -> tuple[object, ...]:
+        """Return the canonical key of a lead position for ``hero`` (see the module docstring).
+
+        Each suit's code packs, holder by holder from the player to lead
+        (the last one implied), which of the suit's remaining cards the
+        holder has, in rank order.
+        """
+        n = len(hands)
+        order: list[int] = []
+        hero_i = -1
+        qs_owner = -1
+        union = 0
+        for k in range(n):
+            seat = (attacker + k) % n
+            h = hands[seat]
+            if h:
+                if seat == hero:
+                    hero_i = len(order)
+                if h & _QS_BIT:
+                    qs_owner = len(order)
+                order.append(h)
+                union |= h
+        u = union & _NOQS
+        pk = _PACK
+        codes = []
+        for shift in (0, 13, 26, 39):
+            us = (u >> shift & 0x1FFF) << 13
+            code = 0
+            for h in order[:-1]:
+                code = code << 14 | pk[us | (h >> shift & 0x1FFF & (us >> 13))]
+            codes.append(code)
+        trump = self.trump
+        plain = sorted(codes[s] for s in self.plain)
+        return (len(order), hero_i, qs_owner, codes[trump] if trump >= 0 else 0, codes[0] if trump != 0 else 0, *plain)
+
+    def key2(self, a: int, d: int) -> int:
+        """Return the canonical key of a two-holder lead position: ``a`` to lead, ``d`` to defend."""
+        qs = a >> QS & 1
+        u = (a | d) & _NOQS
+        a &= u
+        pk = _PACK
+        c0 = pk[((u & 0x1FFF) << 13) | (a & 0x1FFF)]
+        c1 = pk[((u >> 13 & 0x1FFF) << 13) | (a >> 13 & 0x1FFF)]
+        c2 = pk[((u >> 26 & 0x1FFF) << 13) | (a >> 26 & 0x1FFF)]
+        c3 = pk[((u >> 39) << 13) | (a >> 39)]
+        t = self.trump
+        if t <= 0:
+            # Spades (trumps or not) stay first; hearts, diamonds and clubs are interchangeable.
+            c1, c2, c3 = sorted((c1, c2, c3))
+            return (((c0 << 14 | c1) << 14 | c2) << 14 | c3) << 1 | qs
+        tr, p, q = (c1, c2, c3) if t == 1 else (c2, c1, c3) if t == 2 else (c3, c1, c2)
+        if p > q:
+            p, q = q, p
+        return (((tr << 14 | c0) << 14 | p) << 14 | q) << 1 | qs
+
+    def defender_of(self, hands: Hands, attacker: int) -> int:
+        """Return the defender: the next seat after the attacker with cards (M9)."""
+        n = len(hands)
+        d = (attacker + 1) % n
+        while not hands[d]:
+            d = (d + 1) % n
+        return d
+
+    def resolve(self, hands: Hands, attacker: int, d: int, lead: int, pairs: Pairs) -> tuple[Hands, int]:
+        """Play a lead and its defence; return the hands and the next attacker, or -1 if the deal is over (M14-M19)."""
+        beaten = beaters = 0
+        for t, b in pairs:
+            beaten |= 1 << t
+            beaters |= 1 << b
+        return self._resolve_masks(hands, attacker, d, lead, beaten, beaters)
+
+    def _resolve_masks(self, hands: Hands, attacker: int, d: int, lead: int, beaten: int, beaters: int) -> tuple[Hands, int]:
+        taken = lead & ~beaten
+        h = list(hands)
+        h[attacker] &= ~lead
+        h[d] = (h[d] & ~beaters) | taken
+        out = tuple(h)
+        if sum(1 for x in out if x) <= 1:
+            return out, -1
+        n = len(out)
+        a = d if not taken else (d + 1) % n
+        while not out[a]:
+            a = (a + 1) % n
+        return out, a
+
+    # -- moves -----------------------------------------------------------------
+
+    def _suit_leads(self, suit: int, cards: int, theirs: int, trumped: bool, cap: int) -> list[int]:
+        """Return the leads from one suit (two holders), lowest cards of each run only, encoded for sorting.
+
+        ``cards`` are the leader's cards of ``suit``, ``theirs`` the
+        defender's (Q♠ aside), ``trumped`` whether the defender holds a
+        trump, ``cap`` the most cards a lead may hold. Each entry is
+        ``score << 54 | suit << 52 | mask``, where the score prefers leads
+        that empty the suit (fewer suits in hand are easier to get rid of),
+        then bigger leads, then leads the defender cannot beat at all.
+        """
+        # Q♠ is a run of her own; the other cards form runs whatever her place (she never beats nor is beaten).
+        runs: list[list[int]] = [[QS]] if cards & _QS_BIT else []
+        current: list[int] = []
+        last = -1
+        for c in cards_of(cards & _NOQS):
+            if last >= 0 and not theirs & ((1 << c) - (2 << last)):
+                current.append(c)
+            else:
+                current = [c]
+                runs.append(current)
+            last = c
+        plain = cards & _NOQS
+        if trumped and suit != self.trump:
+            beatable = plain
+        elif theirs:
+            beatable = plain & ((1 << (theirs.bit_length() - 1)) - 1)
+        else:
+            beatable = 0
+        masks = [0]
+        for run in runs:
+            prefixes = [0]
+            for c in run:
+                prefixes.append(prefixes[-1] | 1 << c)
+            masks = [m | p for m in masks for p in prefixes if (m | p).bit_count() <= cap]
+        out = []
+        for m in masks:
+            if m:
+                score = ((m == cards) << 5) | (m.bit_count() << 1) | (not m & beatable)
+                out.append(score << 54 | suit << 52 | m)
+        out.sort(reverse=True)
+        return out
+
+    def leads(self, hand: int, defender: int, others: int) -> list[int]:
+        """Return the leads worth trying, most promising first.
+
+        With two holders (``others`` is then the defender's hand) one lead per
+        run count is enough (see the module docstring); with more holders, or
+        while a marriage may still be declared, every legal lead is listed.
+        """
+        limit = min(defender.bit_count(), self.max_lead)
+        if self.undeclared or others != defender:
+            return list(L.iter_leads(hand, limit))
+        return self._leads2(hand, defender, limit)
+
+    def _leads2(self, a: int, d: int, lim: int) -> list[int]:
+        trumped = bool(d & self.trump_mask)
+        scored: list[int] = []
+        for suit in range(4):
+            cards = a & _SM[suit]
+            if cards:
+                cap = min(lim, cards.bit_count())
+                scored += self._suit_leads(suit, cards, d & _SM[suit] & _NOQS, trumped, cap)
+        scored.sort(reverse=True)
+        return [x & ALL_CARDS for x in scored]
+
+    def _dopts(self, lead: int, d: int) -> list[tuple[int, int]]:
+        """Return the defences worth trying against ``lead`` as (beaten, beaters) masks (two holders, see the docstring)."""
+        suit = (lead.bit_length() - 1) // 13
+        key = lead << 52 | (d & ((_SM[suit] & _NOQS) | self.trump_mask))
+        hit = self._def_cache.get(key)
+        if hit is not None:
+            return hit
+        return self._make_dopts(lead, d, key)
+
+    def _make_dopts(self, lead: int, d: int, key: int) -> list[tuple[int, int]]:
+        suit = (lead.bit_length() - 1) // 13
+        tm = self.trump_mask
+        targets = cards_of(lead & _NOQS)
+        ds = d & _SM[suit] & _NOQS
+        greedy = [0]
+        floor = -1
+        for t in targets:
+            lo = t if t > floor else floor
+            cand = ds & ~((2 << lo) - 1)
+            if not cand:
+                break
+            b = cand & -cand
+            greedy.append(greedy[-1] | b)
+            floor = b.bit_length() - 1
+        jmax = len(greedy) - 1
+        trumps = [0]
+        if tm and not tm & _SM[suit]:
+            tr = d & tm
+            while tr:
+                low = tr & -tr
+                trumps.append(trumps[-1] | low)
+                tr ^= low
+        ntr = len(trumps) - 1
+        prefix = [0]
+        for t in targets:
+            prefix.append(prefix[-1] | 1 << t)
+        out = []
+        for m in range(len(targets), -1, -1):
+            for k in range(min(m, ntr), max(0, m - jmax) - 1, -1):
+                out.append((prefix[m], greedy[m - k] | trumps[k]))
+        self._def_cache[key] = out
+        return out
+
+    def defences(self, hand: int, led: int, others: int, *, two_holders: bool | None = None) -> Iterator[Pairs]:
+        """Yield defences against ``led`` worth trying, as (led, beater) pairs.
+
+        ``others`` holds every remaining card outside the defender's hand (the
+        led cards included). With two holders (the default when the solver
+        is for two seats) this is one defence per (cards beaten, trumps used),
+        which is enough (see the module docstring); otherwise every defence,
+        one per class of equivalent beaters and equivalent led cards.
+        """
+        if two_holders is None:
+            two_holders = self.n == 2
+        if two_holders and not self.undeclared:
+            targets = cards_of(led & _NOQS)
+            for beaten, beaters in self._dopts(led, hand):
+                yield _pairs_of([t for t in targets if beaten >> t & 1], beaters)
+            return
+        seen: set[tuple[int, int]] = set()
+        for pairs in self._all_defences(hand, led, others, exact=self.undeclared):
+            beaten = beaters = 0
+            for t, b in pairs:
+                beaten |= 1 << t
+                beaters |= 1 << b
+            if (beaten, beaters) not in seen:
+                seen.add((beaten, beaters))
+                yield pairs
+
+    def _all_defences(self, hand: int, led: int, others: int, *, exact: bool) -> Iterator[Pairs]:
+        """Yield every defence, or (unless ``exact``) one per class of equivalent beaters and led cards.
+
+        Equivalent beaters: cards of the defender's hand with no other card in
+        play between them; equivalent led cards: led cards with no other card
+        in play between them. Swapping such cards gives the same position up
+        to renaming, with any number of seats. Under a marriage still to be
+        declared a king or a queen is never equivalent to another card.
+        """
+        row = self.row
+        others &= _NOQS
+        special = 0
+        if exact:
+            for s in (1, 2, 3):
+                special |= _KQ[s]
+        targets = cards_of(led & _NOQS)
+        # Equivalent led cards: only the lowest ones of a run of led cards need be beaten first.
+        run_prev: list[int] = []
+        inplay = (others | hand) & _NOQS
+        for i, t in enumerate(targets):
+            prev = targets[i - 1] if i else -1
+            same = (
+                not exact
+                and prev >= 0
+                and prev // 13 == t // 13
+                and not (inplay & ~led) & ((1 << t) - (2 << prev))
+                and not (special >> t & 1 or special >> prev & 1)
+            )
+            run_prev.append(i - 1 if same else -1)
+
+        def distinct(avail: int) -> list[int]:
+            if exact:
+                return cards_of(avail)
+            picks = []
+            last = -1
+            for b in cards_of(avail):
+                if last >= 0 and b // 13 == last // 13 and not others & ((1 << b) - (2 << last)):
+                    last = b
+                    continue
+                picks.append(b)
+                last = b
+            return picks
+
+        n_targets = len(targets)
+
+        def rec(i: int, avail: int, beat_prev: bool) -> Iterator[Pairs]:
+            if i == n_targets:
+                yield ()
+                return
+            t = targets[i]
+            can_beat = run_prev[i] < 0 or beat_prev
+            if can_beat:
+                for b in distinct(avail & row[t]):
+                    for rest in rec(i + 1, avail & ~(1 << b), True):
+                        yield ((t, b), *rest)
+            yield from rec(i + 1, avail, False)
+
+        yield from rec(0, hand, True)
+
+    def _defence_masks(self, hand: int, led: int, others: int) -> list[tuple[int, int]]:
+        """Return the defences of :meth:`_all_defences` (equivalences only) as distinct (beaten, beaters) masks, cached."""
+        suit = (led.bit_length() - 1) // 13
+        relevant = (_SM[suit] | self.trump_mask) & _NOQS
+        key = (led, hand & relevant, others & relevant)
+        hit = self._mdef_cache.get(key)
+        if hit is not None:
+            return hit
+        seen: dict[tuple[int, int], None] = {}
+        for pairs in self._all_defences(hand & relevant, led, others & relevant, exact=False):
+            beaten = beaters = 0
+            for t, b in pairs:
+                beaten |= 1 << t
+                beaters |= 1 << b
+            seen[(beaten, beaters)] = None
+        out = list(seen)
+        self._mdef_cache[key] = out
+        return out
+
+    def _declarable(self, hand: int) -> list[int]:
+        if not self.undeclared:
+            return []
+        return [s for s in (1, 2, 3) if hand & _KQ[s] == _KQ[s]]
+
+    def replies(self, hands: Hands, attacker: int, lead: int) -> list[Reply]:
+        """Return the defender's answers to ``lead`` worth trying, each with the position it leads to.
+
+        Under a marriage still to be declared these include the defender's
+        declarations, each followed by the defences under the new trumps.
+        """
+        d = self.defender_of(hands, attacker)
+        h = list(hands)
+        h[attacker] &= ~lead
+        two = sum(1 for x in h if x) <= 2  # Two holders from here on: the dominances hold.
+        others = _others(tuple(h), d) | lead
+        out = []
+        for pairs in self.defences(hands[d], lead, others, two_holders=two):
+            after, nxt = self.resolve(hands, attacker, d, lead, pairs)
+            out.append(Reply(-1, pairs, after, nxt, self.trump))
+        for s in self._declarable(hands[d]):
+            sub = self.sub(s)
+            for pairs in sub.defences(hands[d], lead, others, two_holders=two):
+                after, nxt = sub.resolve(hands, attacker, d, lead, pairs)
+                out.append(Reply(s, pairs, after, nxt, s))
+        return out
+
+    def options(self, hands: Hands, attacker: int) -> list[tuple[int, list[tuple[Pairs, Hands, int]]]]:
+        """Return each lead with each defence and the position it leads to (no declarations)."""
+        d = self.defender_of(hands, attacker)
+        out = []
+        for lead in self.leads(hands[attacker], hands[d], _others(hands, attacker)):
+            out.append((lead, [(r.pairs, r.hands, r.next) for r in self.replies(hands, attacker, lead) if r.declare < 0]))
+        return out
+
+    # -- values ------------------------------------------------------------------
+
+    def safe(self, hands: Hands, attacker: int, hero: int) -> bool:
+        """Return whether ``hero`` can make sure of not losing, ``attacker`` to lead."""
+        if not hands[hero]:
+            return True
+        holders = [s for s, h in enumerate(hands) if h]
+        if len(holders) <= 1:
+            return False
+        if len(holders) == 2:
+            d = self.defender_of(hands, attacker)
+            win = self._win2u(hands[attacker], hands[d]) if self.undeclared else self._win2(hands[attacker], hands[d])
+            return win if hero == attacker else not win
+        return self._graph_safe(hands, attacker, hero)
+
+    def after(self, hands: Hands, next_attacker: int, hero: int) -> bool:
+        """Return whether ``hero`` is safe in the position after a defence."""
+        if not hands[hero]:
+            return True
+        if next_attacker < 0:
+            return False
+        return self.safe(hands, next_attacker, hero)
+
+    def reply_safe(self, reply: Reply, hero: int) -> bool:
+        """Return whether ``hero`` is safe after ``reply`` (under the trumps it leaves)."""
+        solver = self if reply.trump == self.trump else self.sub(reply.trump)
+        return solver.after(reply.hands, reply.next, hero)
+
+    def lead_safe(self, hands: Hands, attacker: int, lead: int, hero: int) -> bool:
+        """Return whether ``hero`` is safe after ``attacker`` leads ``lead`` (every legal lead may be asked)."""
+        d = self.defender_of(hands, attacker)
+        a2 = hands[attacker] & ~lead
+        if sum(1 for x in hands if x) == 2 and not self.undeclared:
+            if not a2:
+                return hero != d  # The attacker is out at once; the defender is left with cards.
+            win = self._lead_wins2(hands[attacker], hands[d], lead)
+            if hero == attacker:
+                return win
+            return not win if hero == d else True
+        want = d == hero
+        for r in self.replies(hands, attacker, lead):
+            if self.reply_safe(r, hero) == want:
+                return want
+        return not want
+
+    def _lead_wins2(self, a: int, d: int, lead: int) -> bool:
+        """Return whether the player to lead (holding ``a``) is safe after leading ``lead`` against ``d``."""
+        a2 = a & ~lead
+        if not a2:
+            return True
+        win = self._win2
+        for beaten, beaters in self._dopts(lead, d):
+            d2 = (d & ~beaters) | (lead & ~beaten)
+            if not d2:
+                return False
+            if beaten == lead:
+                if win(d2, a2):
+                    return False
+            elif not win(a2, d2):
+                return False
+        return True
+
+    def _make_win2(self) -> Callable[[int, int], bool]:
+        """Return the two-holder search as a closure over its tables (the hot path, kept free of attribute look-ups).
+
+        ``win(a, d)`` tells whether the player to lead, holding ``a``, can
+        make sure of not losing against ``d``.
+        """
+        table = self.table
+        lead_cache = self._lead_cache
+        def_cache = self._def_cache
+        suit_leads = self._suit_leads
+        make_dopts = self._make_dopts
+        pk = _PACK
+        noqs = _NOQS
+        every = ALL_CARDS
+        tm = self.trump_mask
+        t = self.trump
+        ml = self.max_lead
+        rel = tuple((m & noqs) | tm for m in _SM)
+        suits = tuple(enumerate(_SM))
+        counter = self._counter
+
+        def win(a: int, d: int) -> bool:
+            # Quick exact cut-offs (module docstring): the cards of ours the other can beat.
+            an = a & noqs
+            dn = d & noqs
+            dt = dn & tm
+            if dt:
+                beat = (an & ~tm) | (an & tm & ((1 << (dt.bit_length() - 1)) - 1))
+            else:
+                beat = 0
+                x = dn & 0x1FFF
+                if x:
+                    beat = an & 0x1FFF & ((1 << (x.bit_length() - 1)) - 1)
+                x = dn & 0x3FFE000
+                if x:
+                    beat |= an & 0x3FFE000 & ((1 << (x.bit_length() - 1)) - 1)
+                x = dn & 0x7FFC000000
+                if x:
+                    beat |= an & 0x7FFC000000 & ((1 << (x.bit_length() - 1)) - 1)
+                x = dn & 0xFFF8000000000
+                if x:
+                    beat |= an & 0xFFF8000000000 & ((1 << (x.bit_length() - 1)) - 1)
+            if not beat:
+                return True  # Nothing of ours can be beaten: plain suits, then trumps, each rising.
+            nd = d.bit_count()
+            low = beat & -beat
+            one = a & _SM[(low.bit_length() - 1) // 13]
+            if not beat & ~one:
+                # Only one suit can be beaten: lead the rest first (the other must take it), then that suit at once.
+                ns = one.bit_count()
+                if ns <= nd + a.bit_count() - ns and ns <= ml:
+                    return True
+            # The canonical key (module docstring).
+            u = an | dn
+            au = an
+            c0 = pk[((u & 0x1FFF) << 13) | (au & 0x1FFF)]
+            c1 = pk[((u >> 13 & 0x1FFF) << 13) | (au >> 13 & 0x1FFF)]
+            c2 = pk[((u >> 26 & 0x1FFF) << 13) | (au >> 26 & 0x1FFF)]
+            c3 = pk[((u >> 39) << 13) | (au >> 39)]
+            if t <= 0:
+                if c1 > c2:
+                    c1, c2 = c2, c1
+                if c2 > c3:
+                    c2, c3 = c3, c2
+                if c1 > c2:
+                    c1, c2 = c2, c1
+                key = (((c0 << 14 | c1) << 14 | c2) << 14 | c3) << 1 | (a >> 10 & 1)
+            else:
+                if t == 1:
+                    tr, p, q = c1, c2, c3
+                elif t == 2:
+                    tr, p, q = c2, c1, c3
+                else:
+                    tr, p, q = c3, c1, c2
+                if p > q:
+                    p, q = q, p
+                key = (((tr << 14 | c0) << 14 | p) << 14 | q) << 1 | (a >> 10 & 1)
+            hit = table.get(key)
+            if hit is not None:
+                return hit
+            counter[0] += 1
+            lim = nd if nd < ml else ml
+            trumped = 1 if dt else 0
+            scored: list[int] = []
+            for s, sm in suits:
+                cards = a & sm
+                if cards:
+                    n = cards.bit_count()
+                    cap = lim if lim < n else n
+                    ds = dn & sm
+                    k = cards | ds << 52 | trumped << 104 | cap << 105
+                    lst = lead_cache.get(k)
+                    if lst is None:
+                        lst = lead_cache[k] = suit_leads(s, cards, ds, bool(dt), cap)
+                    scored += lst
+            scored.sort(reverse=True)
+            result = False
+            for x in scored:
+                lead = x & every
+                a2 = a & ~lead
+                k = lead << 52 | (d & rel[x >> 52 & 3])
+                opts = def_cache.get(k)
+                if opts is None:
+                    opts = make_dopts(lead, d, k)
+                for beaten, beaters in opts:
+                    d2 = (d & ~beaters) | (lead & ~beaten)
+                    if not d2:
+                        break
+                    if beaten == lead:
+                        if win(d2, a2):
+                            break
+                    elif not win(a2, d2):
+                        break
+                else:
+                    result = True
+                    break
+            table[key] = result
+            return result
+
+        return win
+
+    # -- marriages still to be declared, two holders ----------------------------------
+
+    def _win2u(self, a: int, d: int) -> bool:
+        """As :meth:`_win2` while a marriage may still be declared: no dominance, every move tried."""
+        nd = d.bit_count()
+        lim = nd if nd < self.max_lead else self.max_lead
+        if a.bit_count() <= lim and _one_suit(a):
+            return True
+        key = a << 52 | d
+        hit = self.utable.get(key)
+        if hit is not None:
+            return hit
+        self._counter[0] += 1
+        result = any(self.sub(s)._win2(a, d) for s in self._declarable(a))
+        if not result:
+            for lead in L.iter_leads(a, lim):
+                if self._lead_wins2u(a, d, lead):
+                    result = True
+                    break
+        self.utable[key] = result
+        return result
+
+    def _lead_wins2u(self, a: int, d: int, lead: int) -> bool:
+        a2 = a & ~lead
+        if not a2:
+            return True
+        for s in self._declarable(d):
+            sub = self.sub(s)
+            for beaten, beaters in sub._dopts(lead, d):
+                d2 = (d & ~beaters) | (lead & ~beaten)
+                if not d2 or (sub._win2(d2, a2) if beaten == lead else not sub._win2(a2, d2)):
+                    return False
+        seen: set[tuple[int, int]] = set()
+        for pairs in self._all_defences(d, lead, a2 | lead, exact=True):
+            beaten = beaters = 0
+            for t, b in pairs:
+                beaten |= 1 << t
+                beaters |= 1 << b
+            if (beaten, beaters) in seen:
+                continue
+            seen.add((beaten, beaters))
+            d2 = (d & ~beaters) | (lead & ~beaten)
+            if not d2 or (self._win2u(d2, a2) if beaten == lead else not self._win2u(a2, d2)):
+                return False
+        return True
+
+    # -- three or more holders: the attractor of the others ---------------------------------------
+
+    def _graph_safe(self, hands: Hands, attacker: int, hero: int) -> bool:
+        key = self._mkey(hands, attacker, hero)
+        if key not in self.mtable:
+            self._build(hands, attacker, hero)
+        return key not in self.loss
+
+    def _mkey(self, hands: Hands, attacker: int, hero: int) -> tuple[object, ...]:
+        if self.undeclared:
+            # A king or queen may still make a marriage: no renaming of cards.
+            return ("u", hands, attacker, hero)
+        return self.key(hands, attacker, hero)
+
+    def _build(self, hands: Hands, attacker: int, hero: int) -> None:
+        """List the positions with three or more holders reachable from this one; find those the others can force a loss from.
+
+        The positions and the options in them (a lead, or a declaration) are
+        the nodes of an AND/OR graph: a position where the hero chooses is
+        lost when all its options are, one where another seat chooses when
+        one is; an option whose defender is the hero is lost when all its
+        replies are, any other when one is. Positions and options decided on
+        the spot (an option that leaves the hero out, a reply that ends the
+        deal, a two-holder position the two-player search settles) decide
+        their position at once, which then is not expanded further. The lost
+        ones are then found backwards from the decided ones with a work list,
+        and ranked in the order they are found.
+        """
+        self.graphs += 1
+        mtable = self.mtable
+        lost_known = self.loss
+        # Node 0 is "lost", node 1 "never lost"; then one node per position and per option.
+        is_and: list[bool] = [False, False]
+        left: list[int] = [0, 0]
+        parents: list[list[int]] = [[], []]
+        lost: list[bool] = [True, False]
+        keys: list[tuple[object, ...] | None] = [None, None]
+        ids: dict[tuple[object, ...], int] = {}
+        work = [0]
+
+        def new(and_node: bool, key: tuple[object, ...] | None = None) -> int:
+            is_and.append(and_node)
+            left.append(0)
+            parents.append([])
+            lost.append(False)
+            keys.append(key)
+            return len(is_and) - 1
+
+        def mark(i: int) -> None:
+            lost[i] = True
+            work.append(i)
+            k = keys[i]
+            if k is not None:
+                self._tick += 1
+                self.rank[k] = self._tick
+
+        raw: dict[tuple[Hands, int], int] = {}
+
+        def position(hs: Hands, a: int) -> int:
+            i = raw.get((hs, a))
+            if i is not None:
+                return i
+            if not hs[hero]:
+                i = 1
+            elif sum(1 for x in hs if x) <= 2:
+                i = 1 if self.safe(hs, a, hero) else 0
+            else:
+                k = self._mkey(hs, a, hero)
+                known = mtable.get(k)
+                if known is not None:
+                    i = 0 if k in lost_known else 1
+                else:
+                    i = ids.get(k, -1)
+                    if i < 0:
+                        i = ids[k] = new(a == hero, k)
+                        stack.append((hs, a, i))
+            raw[(hs, a)] = i
+            return i
+
+        stack: list[tuple[Hands, int, int]] = []
+        fixed = not self.undeclared
+        n = len(hands)
+        position(hands, attacker)
+        while stack:
+            hs, a, pid = stack.pop()
+            self._counter[0] += 1
+            d = self.defender_of(hs, a)
+            hero_moves = a == hero
+            decided = False
+            options: list[tuple[bool, set[int]]] = []
+            candidates: list[tuple[Solver, int]] = [(self.sub(s), -1) for s in self._declarable(hs[a])]
+            candidates += [(self, lead) for lead in self.leads(hs[a], hs[d], _others(hs, a))]
+            for sv, lead in candidates:
+                if lead < 0:
+                    children = {1 if sv.safe(hs, a, hero) else 0}
+                    option_and = True
+                elif fixed:
+                    option_and = d == hero
+                    children = set()
+                    rest = list(hs)
+                    rest[a] &= ~lead
+                    if sum(1 for x in rest if x) <= 2:
+                        defs = self._dopts(lead, hs[d])  # Two holders from here on: the dominances hold.
+                    else:
+                        defs = self._defence_masks(hs[d], lead, _others(hs, d) | lead)
+                    for beaten, beaters in defs:
+                        after = rest[:]
+                        taken = lead & ~beaten
+                        after[d] = (hs[d] & ~beaters) | taken
+                        if not after[hero]:
+                            c = 1
+                        else:
+                            holders = sum(1 for x in after if x)
+                            if holders <= 1:
+                                c = 0
+                            else:
+                                nxt = d if not taken else (d + 1) % n
+                                while not after[nxt]:
+                                    nxt = (nxt + 1) % n
+                                c = position(tuple(after), nxt)
+                        children.add(c)
+                        if (c == 0 and not option_and) or (c == 1 and option_and):
+                            break  # The option is decided.
+                else:
+                    option_and = d == hero
+                    children = set()
+                    for r in self.replies(hs, a, lead):
+                        if not r.hands[hero]:
+                            c = 1
+                        elif r.next < 0:
+                            c = 0
+                        elif r.trump != self.trump:
+                            c = 1 if self.reply_safe(r, hero) else 0
+                        else:
+                            c = position(r.hands, r.next)
+                        children.add(c)
+                        if (c == 0 and not option_and) or (c == 1 and option_and):
+                            break  # The option is decided.
+                option_lost = 0 in children if not option_and else children == {0}
+                option_safe = 1 in children if option_and else children == {1}
+                if option_safe:
+                    if hero_moves:
+                        decided = True  # The hero has a move that is never lost.
+                        break
+                    continue
+                if option_lost:
+                    if not hero_moves:
+                        mark(pid)  # Another seat has a move that is lost for the hero.
+                        decided = True
+                        break
+                    continue
+                options.append((option_and, children - {0, 1}))
+            if decided:
+                continue
+            if hero_moves and not options:
+                mark(pid)  # Every option of the hero is lost.
+                continue
+            left[pid] = len(options) if hero_moves else 1
+            for option_and, children in options:
+                oid = new(option_and)
+                parents[oid].append(pid)
+                left[oid] = len(children) if option_and else 1
+                for c in children:
+                    parents[c].append(oid)
+        # Backwards from the lost nodes.
+        while work:
+            x = work.pop()
+            for p in parents[x]:
+                if lost[p]:
+                    continue
+                if is_and[p]:
+                    left[p] -= 1
+                    if left[p] > 0:
+                        continue
+                mark(p)
+        for k, i in ids.items():
+            mtable[k] = not lost[i]
+            if lost[i]:
+                lost_known.add(k)
+
+    # -- every safe first lead -----------------------------------------------------------
+
+    def representative(self, hand: int, defender: int, lead: int) -> int:
+        """Return the lead that takes, from each run of ``hand``, as many of its lowest cards as ``lead`` takes of it.
+
+        Runs are as in the module docstring (two holders): by the exchange
+        lemma the representative is at least as good for the leader as
+        ``lead``, so when it is not safe, neither is ``lead``.
+        """
+        suit = (lead.bit_length() - 1) // 13
+        theirs = defender & _SM[suit] & _NOQS
+        out = lead & _QS_BIT
+        runs: list[list[int]] = []
+        last = -1
+        for c in cards_of(hand & _SM[suit] & _NOQS):
+            if last >= 0 and not theirs & ((1 << c) - (2 << last)):
+                runs[-1].append(c)
+            else:
+                runs.append([c])
+            last = c
+        for run in runs:
+            k = sum(1 for c in run if lead >> c & 1)
+            for c in run[:k]:
+                out |= 1 << c
+        return out
+
+    def safe_leads(self, hands: Hands, attacker: int, *, all_leads: bool = True) -> list[int]:
+        """Return every legal lead after which ``attacker`` is sure not to lose (just the first found unless ``all_leads``).
+
+        Every legal lead is judged on its own; with two holders a lead whose
+        representative (see :meth:`representative`) is not safe is not safe
+        either, which spares most of the work.
+        """
+        d = self.defender_of(hands, attacker)
+        limit = min(hands[d].bit_count(), self.max_lead)
+        first = self.leads(hands[attacker], hands[d], _others(hands, attacker))
+        tried = set(first)
+        rest = [m for m in L.iter_leads(hands[attacker], limit) if m not in tried]
+        two = sum(1 for h in hands if h) == 2 and not self.undeclared
+        verdict: dict[int, bool] = {}
+        out = []
+        for lead in first + rest:
+            if two and lead not in tried and not verdict.get(self.representative(hands[attacker], hands[d], lead), True):
+                continue
+            ok = verdict[lead] = self.lead_safe(hands, attacker, lead, attacker)
+            if ok:
+                out.append(lead)
+                if not all_leads:
+                    break
+        return out
+
+    # -- the principal line ----------------------------------------------------------
+
+    def line(self, hands: Hands, attacker: int, hero: int, limit: int = 200) -> list[Action]:
+        """Return a principal variation to the end of the deal (or ``limit`` turns), as record actions.
+
+        The side with a winning plan follows it; the other side resists as
+        long as it can (it cannot change the result). With three or more
+        holders the others, when they can force the hero to lose, always move
+        to a lost position of lower rank (see :meth:`_build`), so the line
+        reaches the end; when they cannot, play may go round for ever and the
+        line stops after ``limit`` turns.
+        """
+        out: list[Action] = []
+        solver = self
+        for _ in range(limit):
+            if not hands[hero] or sum(1 for x in hands if x) <= 1:
+                break
+            d = solver.defender_of(hands, attacker)
+            decl, lead, reply, solver = solver._line_step(hands, attacker, d, hero)
+            if decl >= 0:
+                out.append(Declare(attacker, decl))
+            out.append(Lead(attacker, lead))
+            if reply.declare >= 0:
+                out.append(Declare(d, reply.declare))
+                solver = solver.sub(reply.declare)
+            out.append(Beat(d, tuple(sorted(reply.pairs))))
+            hands = reply.hands
+            if reply.next < 0:
+                break
+            attacker = reply.next
+        return out
+
+    def _loss_rank(self, reply: Reply, hero: int) -> int | None:
+        """Return ``None`` if ``hero`` is safe after ``reply``, else the rank of the lost position (0: it ends without cycles)."""
+        if self.reply_safe(reply, hero):
+            return None
+        if reply.next < 0 or sum(1 for x in reply.hands if x) <= 2:
+            return 0
+        solver = self if reply.trump == self.trump else self.sub(reply.trump)
+        return solver.rank.get(solver._mkey(reply.hands, reply.next, hero), 0)
+
+    def _line_step(self, hands: Hands, attacker: int, d: int, hero: int) -> tuple[int, int, Reply, Solver]:
+        """Choose the next (declaration, lead, reply) of the principal line, and the solver for the lead's trumps."""
+        value = self.safe(hands, attacker, hero)
+        choices: list[tuple[int, Solver]] = [(-1, self)] + [(s, self.sub(s)) for s in self._declarable(hands[attacker])]
+        if sum(1 for x in hands if x) == 2 and not self.undeclared:
+            # Two holders: no cycles, so any move that keeps the value will do.
+            lead = self._choose_lead(self, hands, attacker, d, hero, value)
+            replies = self.replies(hands, attacker, lead)
+            reply = next((r for r in replies if self.reply_safe(r, hero) == value), replies[0])
+            return -1, lead, reply, self
+        best: tuple[tuple[int, int], int, int, Reply, Solver] | None = None
+        for decl, sv in choices:
+            for lead in sv.leads(hands[attacker], hands[d], _others(hands, attacker)):
+                ranked = [(sv._loss_rank(r, hero), r) for r in sv.replies(hands, attacker, lead)]
+                if d == hero:
+                    safe_r = [r for rank, r in ranked if rank is None]
+                    if safe_r:
+                        reply, score = safe_r[0], (0, 0)
+                    else:  # The hero resists as long as it can.
+                        reply = max(ranked, key=lambda x: x[0] or 0)[1]
+                        score = (1, max(rank or 0 for rank, _ in ranked))
+                else:
+                    lost = [(rank, r) for rank, r in ranked if rank is not None]
+                    if lost:
+                        rank, reply = min(lost, key=lambda x: x[0])
+                        score = (1, rank)
+                    else:
+                        reply, score = ranked[0][1], (0, 0)
+                safe_option = score[0] == 0
+                if attacker == hero:
+                    # The hero keeps the value; when lost, it resists as long as it can.
+                    key = (0 if safe_option else 1, -score[1])
+                else:
+                    key = (0 if not safe_option else 1, score[1]) if not value else (0, 0)
+                if best is None or key < best[0]:
+                    best = (key, decl, lead, reply, sv)
+        assert best is not None
+        _, decl, lead, reply, sv = best
+        return decl, lead, reply, sv
+
+    @staticmethod
+    def _choose_lead(solver: Solver, hands: Hands, attacker: int, d: int, hero: int, value: bool) -> int:
+        leads = solver.leads(hands[attacker], hands[d], _others(hands, attacker))
+        for lead in leads:
+            if solver.lead_safe(hands, attacker, lead, hero) == value:
+                return lead
+        return leads[0]
+
+
+def solve(state: State, *, all_leads: bool = True) -> SolveResult:
+    """Solve a talon-empty position with the attacker to lead.
+
+    Returns whether the attacker can make sure of not losing, every first
+    lead that makes sure of it (every legal lead, not one per class; with
+    ``all_leads`` false only the first safe one found), and a principal line.
+    Under a marriage still to be declared the attacker may declare first:
+    ``declarations`` then maps each suit whose declaration is safe to the
+    safe leads after it.
+    """
+    if state.talon_size or state.phase != LEAD or state.in_progress:
+        raise MustamaijaError("the solver needs a position with an empty talon and the attacker about to lead")
+    start = time.perf_counter()
+    hero = state.attacker
+    solver = Solver(state.rules, state.trump, state.n)
+    hands = tuple(state.hands)
+    safe_leads = solver.safe_leads(hands, hero, all_leads=all_leads)
+    declarations: dict[int, list[int]] = {}
+    for s in solver._declarable(hands[hero]):
+        if safe_leads and not all_leads:
+            break
+        found = solver.sub(s).safe_leads(hands, hero, all_leads=all_leads)
+        if found:
+            declarations[s] = found
+    value = bool(safe_leads) or bool(declarations)
+    line = solver.line(hands, hero, hero)
+    stats = {"table": len(solver.table) + len(solver.mtable) + len(solver.utable), "graphs": solver.graphs}
+    return SolveResult(hero, value, safe_leads, line, solver.total_nodes(), stats, declarations,
+                       time.perf_counter() - start)

@@ -1,0 +1,816 @@
+"""The true state of a Mustamaija deal and every transition of Part 1 of RULES.md.
+
+A :class:`State` is mutable, like a chess board: compound actions
+(:meth:`State.lead`, :meth:`State.beat`, :meth:`State.declare`) and steps of
+the card-at-a-time decomposition (:meth:`State.apply`) change it in place,
+:meth:`State.copy` is cheap, and :meth:`State.step` returns a changed copy.
+Every action has a ``verify_x`` / ``can_x`` / ``x`` trio.
+
+>>> from mustamaija import State, Rules
+>>> s = State.from_seed(players=3, seed=1)
+>>> s.phase_name, s.to_act, len(s.hand(s.to_act))
+('lead', 1, 5)
+>>> s.can_lead("2S 3S")
+False
+>>> first = s.legal_actions()[0]
+>>> s.step(first).phase_name in ("lead", "defend")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from mustamaija.core.cards import QS, SPADES, SUIT_MASKS, CardSet, card_name, cards_of, parse_card, parse_cards, parse_suit
+from mustamaija.core.errors import CardError, IllegalActionError, RulesError
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.actions import DECLARE, STOP, Action, Beat, Declare, Lead, step_name
+from mustamaija.games.mustamaija.deals import shuffled_deck
+from mustamaija.games.mustamaija.history import History, Log
+from mustamaija.games.mustamaija.rules import Rules
+
+if TYPE_CHECKING:
+    from mustamaija.games.mustamaija.view import View
+
+__all__ = ["DEFEND", "LEAD", "OVER", "PHASES", "State"]
+
+LEAD: Final = 0
+DEFEND: Final = 1
+OVER: Final = 2
+PHASES: Final = ("lead", "defend", "over")
+FIXED_BEFORE: Final = -2
+"""The ``declarer`` of a position whose marriage trumps were declared before it was set up."""
+
+CardsLike = str | Iterable[int] | Iterable[str] | CardSet
+
+
+def _mask(cards: CardsLike) -> int:
+    if isinstance(cards, CardSet):
+        return cards.mask
+    items = parse_cards(cards) if isinstance(cards, str) else [
+        c if isinstance(c, int) and not isinstance(c, bool) else parse_card(c)  # type: ignore[arg-type]
+        for c in cards
+    ]
+    m = 0
+    for c in items:
+        if not 0 <= c < 52:
+            raise CardError(f"bad card {c!r}: expected an int from 0 to 51")
+        if m >> c & 1:
+            raise CardError(f"card {card_name(c)} is given twice")
+        m |= 1 << c
+    return m
+
+
+class State:
+    """The whole truth of one deal: every hand, the talon order, the table and the log.
+
+    Build one with :meth:`deal`, :meth:`from_seed` or :meth:`from_position`.
+    Never hand a ``State`` to a player: give it :meth:`view` instead (M22).
+    """
+
+    __slots__ = (
+        "_legal",
+        "attacker",
+        "dealer",
+        "deck",
+        "declared",
+        "declarer",
+        "defender",
+        "discard",
+        "hands",
+        "hs",
+        "led",
+        "limit",
+        "log",
+        "loser",
+        "n",
+        "nlog",
+        "out",
+        "outmask",
+        "pairs",
+        "phase",
+        "public",
+        "rem",
+        "revealed",
+        "rules",
+        "sel",
+        "stopped",
+        "talon",
+        "tknown",
+        "tpos",
+        "trump",
+        "trump_card",
+        "turn_pending",
+        "turns",
+        "used",
+    )
+
+    rules: Rules
+    n: int
+    dealer: int
+    deck: tuple[int, ...] | None
+    hands: list[int]
+    hs: int
+    talon: tuple[int, ...]
+    tpos: int
+    trump: int
+    trump_card: int
+    turn_pending: bool
+    revealed: int
+    tknown: int
+    public: int
+    discard: int
+    phase: int
+    attacker: int
+    defender: int
+    led: int
+    sel: int
+    rem: int
+    used: int
+    pairs: tuple[tuple[int, int], ...]
+    limit: int
+    out: tuple[int, ...]
+    outmask: int
+    turns: int
+    declarer: int
+    declared: int
+    log: Log
+    nlog: int
+    loser: int
+    stopped: bool
+    _legal: int
+
+    # -- construction ------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, players: int, deck: Sequence[int] | Sequence[str], rules: Rules | None = None,
+             dealer: int = 0) -> State:
+        """Deal a new deal from an explicit deck, top card first (M4, FORMATS.md).
+
+        Cards go one at a time from the top to seat ``dealer + 1`` and on
+        clockwise; the rest is the talon. The trump is turned now or after
+        the first lead, as the rules say (M6).
+        """
+        rules = rules or Rules()
+        rules.check_players(players)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise RulesError(f"bad dealer {dealer!r}: expected a seat from 0 to {players - 1}")
+        cards = tuple(c if isinstance(c, int) else parse_card(c) for c in deck)
+        if len(cards) != 52 or _mask(cards) != (1 << 52) - 1:
+            raise CardError(f"a deck must hold all 52 cards once each, got {len(cards)} cards")
+        s = cls._blank(rules, players, dealer)
+        s.deck = cards
+        hs = rules.hand_size
+        for i in range(players * hs):
+            s.hands[(dealer + 1 + i) % players] |= 1 << cards[i]
+        s.talon = cards[players * hs:]
+        if rules.trump == "turned":
+            if rules.trump_turn == "after_deal":
+                s._turn_trump()
+            else:
+                s.turn_pending = True
+        elif rules.trump == "fixed":
+            s.trump = parse_suit(rules.trump_suit)
+        s._begin_turn((dealer + 1) % players)
+        return s
+
+    @classmethod
+    def from_seed(cls, players: int, seed: int | str, rules: Rules | None = None,
+                  dealer: int | None = None) -> State:
+        """Deal from a seed: the deck is shuffled, and unless given the dealer drawn, by ``random.Random(seed)``."""
+        rng = random.Random(seed)
+        deck = shuffled_deck(rng)
+        if dealer is None:
+            dealer = rng.randrange(players) if isinstance(players, int) and players > 0 else 0
+        return cls.deal(players, deck, rules, dealer)
+
+    @classmethod
+    def from_position(cls, hands: Sequence[Iterable[int] | str | CardSet], attacker: int,
+                      trump_suit: int | None, rules: Rules | None = None) -> State:
+        """Set up a talon-empty endgame (the solver's position): known hands, ``attacker`` to lead.
+
+        Seats with an empty hand are out. There is no deck, so such a state
+        cannot become a record.
+        """
+        rules = rules or Rules()
+        players = len(hands)
+        if not 2 <= players <= 8:
+            raise RulesError(f"a position needs 2 to 8 seats, got {players}")
+        s = cls._blank(rules, players, 0)
+        seen = 0
+        for i, h in enumerate(hands):
+            m = _mask(h)
+            if m & seen:
+                raise CardError(f"card {card_name(cards_of(m & seen)[0])} is in more than one hand")
+            seen |= m
+            s.hands[i] = m
+        if not seen >> QS & 1:
+            raise CardError("the queen of spades must be in some hand: she never leaves play (M19)")
+        if isinstance(attacker, bool) or not isinstance(attacker, int) or not 0 <= attacker < players:
+            raise RulesError(f"bad attacker {attacker!r}: expected a seat from 0 to {players - 1}")
+        if not s.hands[attacker]:
+            raise RulesError(f"the attacker, seat {attacker}, holds no cards")
+        s.trump = -1 if trump_suit is None else trump_suit
+        if rules.trump == "marriage" and trump_suit is not None:
+            s.declarer = FIXED_BEFORE  # Trumps were fixed before the position: no marriage counts.
+            s.declared = trump_suit
+        s.public = seen
+        s.discard = ((1 << 52) - 1) & ~seen
+        for i in range(players):
+            if not s.hands[i]:
+                s.out += (i,)
+                s.outmask |= 1 << i
+        s._begin_turn(attacker)
+        return s
+
+    @classmethod
+    def _blank(cls, rules: Rules, players: int, dealer: int) -> State:
+        s = cls.__new__(cls)
+        s.rules = rules
+        s.n = players
+        s.dealer = dealer
+        s.deck = None
+        s.hands = [0] * players
+        s.hs = rules.hand_size
+        s.talon = ()
+        s.tpos = 0
+        s.trump = -1
+        s.trump_card = -1
+        s.turn_pending = False
+        s.revealed = 0
+        s.tknown = 0
+        s.public = 0
+        s.discard = 0
+        s.phase = LEAD
+        s.attacker = s.defender = -1
+        s.led = s.sel = s.rem = s.used = 0
+        s.pairs = ()
+        s.limit = L.NO_LIMIT
+        s.out = ()
+        s.outmask = 0
+        s.turns = 0
+        s.declarer = -1
+        s.declared = -1
+        s.log = None
+        s.nlog = 0
+        s.loser = -1
+        s.stopped = False
+        s._legal = -1
+        return s
+
+    def copy(self) -> State:
+        """Return an independent copy; cheap, since everything but the hands list is shared or immutable."""
+        s = State.__new__(State)
+        s.rules = self.rules
+        s.n = self.n
+        s.dealer = self.dealer
+        s.deck = self.deck
+        s.hands = self.hands[:]
+        s.hs = self.hs
+        s.talon = self.talon
+        s.tpos = self.tpos
+        s.trump = self.trump
+        s.trump_card = self.trump_card
+        s.turn_pending = self.turn_pending
+        s.revealed = self.revealed
+        s.tknown = self.tknown
+        s.public = self.public
+        s.discard = self.discard
+        s.phase = self.phase
+        s.attacker = self.attacker
+        s.defender = self.defender
+        s.led = self.led
+        s.sel = self.sel
+        s.rem = self.rem
+        s.used = self.used
+        s.pairs = self.pairs
+        s.limit = self.limit
+        s.out = self.out
+        s.outmask = self.outmask
+        s.turns = self.turns
+        s.declarer = self.declarer
+        s.declared = self.declared
+        s.log = self.log
+        s.nlog = self.nlog
+        s.loser = self.loser
+        s.stopped = self.stopped
+        s._legal = self._legal
+        return s
+
+    __copy__ = copy
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.rules, self.n, self.dealer, self.deck, tuple(self.hands), self.talon[self.tpos:], self.trump,
+            self.trump_card, self.turn_pending, self.revealed, self.public, self.discard, self.phase, self.attacker,
+            self.defender, self.led, self.sel, self.rem, self.used, self.pairs, self.limit, self.out, self.turns,
+            self.declarer, self.declared, self.loser, self.stopped, tuple(self.actions()),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Return whether two states are the same position with the same history."""
+        return isinstance(other, State) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # Mutable.
+
+    # -- read-only facts ---------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """Return the number of seats."""
+        return self.n
+
+    @property
+    def to_act(self) -> int:
+        """Return the seat to act, or -1 once the deal is over."""
+        p = self.phase
+        return self.attacker if p == LEAD else self.defender if p == DEFEND else -1
+
+    @property
+    def phase_name(self) -> str:
+        """Return ``"lead"``, ``"defend"`` or ``"over"``."""
+        return PHASES[self.phase]
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether no more actions can be taken: a loser is known, or M21 stopped the deal."""
+        return self.phase == OVER
+
+    @property
+    def finished(self) -> bool:
+        """Return whether the deal ended with a loser (a deal stopped by M21 is not finished)."""
+        return self.loser >= 0
+
+    @property
+    def talon_size(self) -> int:
+        """Return the number of cards left in the talon."""
+        return len(self.talon) - self.tpos
+
+    @property
+    def talon_cards(self) -> tuple[int, ...]:
+        """Return the talon, top card first."""
+        return self.talon[self.tpos:]
+
+    @property
+    def trump_suit(self) -> int | None:
+        """Return the trump suit index, or ``None`` while there are no trumps."""
+        return None if self.trump < 0 else self.trump
+
+    @property
+    def in_progress(self) -> bool:
+        """Return whether the actor has taken steps of an action that is not yet complete."""
+        return bool(self.sel) if self.phase == LEAD else self.phase == DEFEND and self.rem != self.led
+
+    def hand(self, seat: int) -> CardSet:
+        """Return the hand of a seat."""
+        return CardSet(self.hands[seat])
+
+    def hand_sizes(self) -> list[int]:
+        """Return every seat's number of cards."""
+        return [h.bit_count() for h in self.hands]
+
+    def actions(self) -> list[Action]:
+        """Return the compound actions taken so far, in order (the record's action list)."""
+        return list(History(self.log, self.nlog))
+
+    def view(self, seat: int | None) -> View:
+        """Return what ``seat`` can know (M22); ``None`` gives the spectator's view."""
+        from mustamaija.games.mustamaija.view import view_of
+
+        return view_of(self, seat)
+
+    # -- steps: the card-at-a-time decomposition ---------------------------------
+
+    def legal_mask(self) -> int:
+        """Return the legal steps as a mask: bit ``i`` is set when step ``i`` is legal (0 when over)."""
+        m = self._legal
+        if m >= 0:
+            return m
+        p = self.phase
+        if p == OVER:
+            m = 0
+        else:
+            seat = self.attacker if p == LEAD else self.defender
+            hand = self.hands[seat]
+            decl = L.declarable_suits(self.rules, hand, self.declarer) if self.rules.trump == "marriage" else 0
+            m = L.step_mask(p, hand, self.sel, self.limit, self.rem, self.used, self.trump, decl, self.in_progress)
+        self._legal = m
+        return m
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal steps in rising order."""
+        return cards_of(self.legal_mask())  # The same bit walk serves card masks and step masks.
+
+    def verify_step(self, step: int) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless ``step`` is legal now."""
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < 57:
+            raise IllegalActionError("steps", f"no step has the number {step!r}: steps are 0 to 56")
+        if self.legal_mask() >> step & 1:
+            return
+        if self.phase == OVER:
+            raise self._over_error()
+        seat = self.to_act
+        if step >= DECLARE:
+            if self.in_progress:
+                raise IllegalActionError("V4", "a marriage is declared only before the first card of one's action")
+            L.check_declare(self.rules, seat, self.hands[seat], step - DECLARE, self.declarer, self.declared)
+        if step == STOP:
+            raise IllegalActionError("steps", "'stop' ends a lead only after its first card")
+        hand = self.hands[seat]
+        if not hand >> step & 1:
+            raise IllegalActionError("M10" if self.phase == LEAD else "M13", f"seat {seat} does not hold {card_name(step)}")
+        if self.phase == LEAD:
+            top = self.sel.bit_length() - 1
+            if self.sel.bit_count() >= self.limit:
+                raise IllegalActionError("M11", f"the lead already has the most cards allowed ({self.limit})")
+            if step // 13 != top // 13:
+                raise IllegalActionError("M10", f"a lead must be all one suit: {card_name(step)} is not a {'SHDC'[top // 13]}")
+            raise IllegalActionError("steps", f"a lead is chosen in rising order: after {card_name(top)} add a higher card or 'stop'")
+        cur = L.current_led(self.rem, hand & ~self.used, self.trump)
+        if cur < 0:
+            raise IllegalActionError("M13", "no undecided led card can still be beaten: 'stop' picks up the rest")
+        if self.used >> step & 1:
+            raise IllegalActionError("M13", f"{card_name(step)} already beats a card: one beating card beats one led card")
+        raise IllegalActionError("M13", f"{card_name(step)} does not beat {card_name(cur)}, the led card to answer now")
+
+    def can_step(self, step: int) -> bool:
+        """Return whether ``step`` is legal now."""
+        return isinstance(step, int) and 0 <= step < 57 and bool(self.legal_mask() >> step & 1)
+
+    def apply(self, step: int) -> None:
+        """Take one step in place; an illegal step raises and changes nothing.
+
+        A lead completes when the actor stops or no further card can be
+        added; a defence completes when no undecided led card can still be
+        beaten. Completing an action logs it as a compound action.
+        """
+        m = self._legal
+        if m < 0:
+            m = self.legal_mask()
+        if step.__class__ is not int or step < 0 or not m >> step & 1:
+            self.verify_step(step)
+        self._legal = -1
+        if step >= DECLARE:
+            self._do_declare(step - DECLARE)
+            return
+        if self.phase == LEAD:
+            if step == STOP:
+                self._do_lead(self.sel)
+                return
+            sel = self.sel | (1 << step)
+            hand = self.hands[self.attacker]
+            if sel.bit_count() >= self.limit or not hand & SUIT_MASKS[step // 13] & ~((2 << step) - 1):
+                self._do_lead(sel)
+            else:
+                self.sel = sel
+            return
+        hand = self.hands[self.defender]
+        trump = self.trump
+        rem = self.rem
+        cur = L.current_led(rem, hand & ~self.used, trump)
+        if cur >= 0:
+            rem &= ~(1 << cur)
+            if step != STOP:
+                self.pairs = (*self.pairs, (cur, step))
+                self.used |= 1 << step
+            self.rem = rem
+            if L.current_led(rem, hand & ~self.used, trump) >= 0:
+                return
+        self._do_beat(self.defender, self.pairs)
+
+    def step(self, step: int) -> State:
+        """Return a copy with one step taken; this state is unchanged."""
+        s = self.copy()
+        s.apply(step)
+        return s
+
+    def describe_step(self, step: int) -> str:
+        """Return what a step would do now, for people, such as ``"beat 9H with JH"``."""
+        if step >= DECLARE or self.phase == LEAD:
+            return step_name(step) if step != STOP else "end the lead"
+        cur = L.current_led(self.rem, self.hands[self.defender] & ~self.used, self.trump)
+        if cur < 0:
+            return "pick up the rest"
+        return f"leave {card_name(cur)}" if step == STOP else f"beat {card_name(cur)} with {card_name(step)}"
+
+    # -- compound actions ------------------------------------------------------------
+
+    def _check_turn(self, seat: int | None, phase: int, what: str) -> int:
+        if self.phase == OVER:
+            raise self._over_error()
+        actor = self.to_act
+        if seat is not None and seat != actor:
+            role = "lead" if self.phase == LEAD else "defend"
+            raise IllegalActionError("M9", f"seat {seat} cannot {what} now: seat {actor} is to {role}")
+        if self.phase != phase:
+            role = "lead" if self.phase == LEAD else "defend"
+            raise IllegalActionError("M9", f"it is not time to {what}: seat {actor} is to {role}")
+        if self.in_progress:
+            raise IllegalActionError("steps", f"seat {actor} is part way through a card-at-a-time action; finish it with steps")
+        return actor
+
+    def _over_error(self) -> IllegalActionError:
+        if self.stopped:
+            return IllegalActionError("M21", f"the deal was stopped unfinished after {self.turns} turns")
+        return IllegalActionError("M19", f"the deal is over: seat {self.loser} lost")
+
+    def verify_lead(self, cards: CardsLike | int, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless leading ``cards`` is legal now (M9-M11)."""
+        actor = self._check_turn(seat, LEAD, "lead")
+        mask = cards if isinstance(cards, int) else _mask(cards)
+        L.check_lead(actor, self.hands[actor], mask, self.rules,
+                     self.hands[self.defender].bit_count(), self.talon_size)
+
+    def can_lead(self, cards: CardsLike | int, seat: int | None = None) -> bool:
+        """Return whether leading ``cards`` is legal now."""
+        try:
+            self.verify_lead(cards, seat)
+        except (IllegalActionError, CardError):
+            return False
+        return True
+
+    def lead(self, cards: CardsLike | int, seat: int | None = None) -> Lead:
+        """Lead ``cards`` (a mask, card list or string such as ``"9H 4H"``) in place; return the action."""
+        self.verify_lead(cards, seat)
+        mask = cards if isinstance(cards, int) else _mask(cards)
+        self._legal = -1
+        return self._do_lead(mask)
+
+    def _pairs(self, defence: Mapping[Any, Any] | str | Beat) -> tuple[tuple[int, int], ...]:
+        if isinstance(defence, Beat):
+            return defence.pairs
+        if isinstance(defence, str):
+            items: dict[Any, Any] = {}
+            text = defence.strip()
+            if text.lower() not in ("", "take", "{}"):
+                for part in text.replace(",", " ").split():
+                    led, sep, beater = part.partition(":")
+                    if not sep:
+                        raise CardError(f"bad pair {part!r}: write led:beater, such as 9H:JH, or 9H:- to leave it")
+                    if beater.strip() not in ("-", ""):
+                        items[led] = beater
+            defence = items
+        out = []
+        for k, v in defence.items():
+            a = k if isinstance(k, int) else parse_card(k)
+            b = v if isinstance(v, int) else parse_card(v)
+            out.append((a, b))
+        out.sort()
+        for i in range(1, len(out)):
+            if out[i][0] == out[i - 1][0]:
+                raise CardError(f"led card {card_name(out[i][0])} is beaten twice")
+        return tuple(out)
+
+    def verify_beat(self, defence: Mapping[Any, Any] | str | Beat, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless the defence is legal now (M2, M9, M13).
+
+        ``defence`` maps led cards to beating cards (cards as strings or
+        ints), or is a string such as ``"9H:JH 4H:-"`` or ``"take"``.
+        """
+        actor = self._check_turn(seat, DEFEND, "defend")
+        L.check_beat(actor, self.hands[actor], self.led, self._pairs(defence), self.trump)
+
+    def can_beat(self, defence: Mapping[Any, Any] | str | Beat, seat: int | None = None) -> bool:
+        """Return whether the defence is legal now."""
+        try:
+            self.verify_beat(defence, seat)
+        except (IllegalActionError, CardError):
+            return False
+        return True
+
+    def beat(self, defence: Mapping[Any, Any] | str | Beat, seat: int | None = None) -> Beat:
+        """Defend in place: beat the mapped led cards and pick up the rest; return the action."""
+        self.verify_beat(defence, seat)
+        self._legal = -1
+        return self._do_beat(self.defender, self._pairs(defence))
+
+    def verify_declare(self, suit: int | str, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless the actor may declare the marriage in ``suit`` now (V2-V4)."""
+        if self.phase == OVER:
+            raise self._over_error()
+        actor = self.to_act
+        if seat is not None and seat != actor:
+            raise IllegalActionError(
+                "V4", f"seat {seat} cannot declare now: a marriage is declared only as the first part of one's own action"
+            )
+        if self.in_progress:
+            raise IllegalActionError("V4", "a marriage is declared only before the first card of one's action")
+        s = parse_suit(suit) if isinstance(suit, str) else suit
+        L.check_declare(self.rules, actor, self.hands[actor], s, self.declarer, self.declared)
+
+    def can_declare(self, suit: int | str, seat: int | None = None) -> bool:
+        """Return whether the actor may declare the marriage in ``suit`` now."""
+        try:
+            self.verify_declare(suit, seat)
+        except (IllegalActionError, CardError):
+            return False
+        return True
+
+    def declare(self, suit: int | str, seat: int | None = None) -> Declare:
+        """Declare the marriage in ``suit`` in place; its suit becomes trumps. Return the action."""
+        self.verify_declare(suit, seat)
+        self._legal = -1
+        return self._do_declare(parse_suit(suit) if isinstance(suit, str) else suit)
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` unless the compound action is legal now."""
+        if isinstance(action, Lead):
+            self.verify_lead(action.cards, action.seat)
+        elif isinstance(action, Beat):
+            self.verify_beat(action, action.seat)
+        elif isinstance(action, Declare):
+            self.verify_declare(action.suit, action.seat)
+        else:
+            raise TypeError(f"not an action: {action!r}")
+
+    def can_play(self, action: Action) -> bool:
+        """Return whether the compound action is legal now."""
+        try:
+            self.verify(action)
+        except (IllegalActionError, CardError):
+            return False
+        return True
+
+    def play(self, action: Action) -> None:
+        """Take a compound action in place, after checking it."""
+        self.verify(action)
+        self._legal = -1
+        if isinstance(action, Lead):
+            self._do_lead(action.cards)
+        elif isinstance(action, Beat):
+            self._do_beat(action.seat, action.pairs)
+        else:
+            self._do_declare(action.suit)
+
+    def legal_leads(self) -> Iterator[Lead]:
+        """Yield every legal lead now, lazily (nothing when it is not time to lead)."""
+        if self.phase != LEAD or self.in_progress:
+            return
+        a = self.attacker
+        for m in L.iter_leads(self.hands[a], self.limit):
+            yield Lead(a, m)
+
+    def legal_beats(self) -> Iterator[Beat]:
+        """Yield every legal defence now, lazily, starting with picking up everything."""
+        if self.phase != DEFEND or self.in_progress:
+            return
+        d = self.defender
+        for pairs in L.iter_beats(self.hands[d], self.led, self.trump):
+            yield Beat(d, pairs)
+
+    def legal_declares(self) -> list[Declare]:
+        """Return the marriages the actor may declare now."""
+        if self.phase == OVER or self.in_progress or self.rules.trump != "marriage":
+            return []
+        seat = self.to_act
+        decl = L.declarable_suits(self.rules, self.hands[seat], self.declarer)
+        return [Declare(seat, s) for s in range(4) if decl >> s & 1]
+
+    # -- transitions (no checks) -------------------------------------------------------
+
+    def _push(self, action: Action) -> None:
+        self.log = (action, self.log)
+        self.nlog += 1
+
+    def _turn_trump(self) -> None:
+        """Turn the trump card from the talon per FORMATS.md (M6-M8)."""
+        t = list(self.talon[self.tpos:])
+        self.turn_pending = False
+        if not t:
+            return
+        j = 0
+        if not self.rules.spades_can_be_trump:
+            while j < len(t) and t[j] // 13 == SPADES:
+                j += 1
+            if j == len(t):
+                j = 0  # Only spades: the top card stands as trump.
+        card, block, others = t[j], t[:j], t[j + 1:]
+        half = len(others) // 2
+        self.talon = (*others[:half], *block, *others[half:], card)
+        self.tpos = 0
+        self.trump = card // 13
+        self.trump_card = card
+        self.revealed = sum(1 << c for c in block)
+        self.tknown = self.revealed | (1 << card)
+
+    def _draw(self, seat: int) -> None:
+        hand = self.hands[seat]
+        need = self.hs - hand.bit_count()
+        end = len(self.talon)
+        if need <= 0 or self.tpos >= end:
+            return
+        stop = min(end, self.tpos + need)
+        talon = self.talon
+        m = 0
+        for i in range(self.tpos, stop):
+            m |= 1 << talon[i]
+        self.tpos = stop
+        self.hands[seat] = hand | m
+        if m & self.tknown:
+            self.public |= m & self.tknown
+
+    def _do_lead(self, cards: int) -> Lead:
+        a = self.attacker
+        action = Lead(a, cards)
+        self._push(action)
+        self.hands[a] &= ~cards
+        self.sel = 0
+        if self.turn_pending:
+            self._turn_trump()
+        self._draw(a)
+        if not self.hands[a] and self.tpos >= len(self.talon):
+            self._go_out(a)  # M18: out at once; the defence still happens.
+        self.phase = DEFEND
+        self.led = self.rem = cards
+        self.used = 0
+        self.pairs = ()
+        self._legal = -1
+        return action
+
+    def _do_beat(self, seat: int, pairs: tuple[tuple[int, int], ...]) -> Beat:
+        action = Beat(seat, pairs)
+        self._push(action)
+        beaten = beaters = 0
+        for led, b in pairs:
+            beaten |= 1 << led
+            beaters |= 1 << b
+        taken = self.led & ~beaten
+        self.hands[seat] = (self.hands[seat] & ~beaters) | taken
+        self.public |= taken
+        self.discard |= beaten | beaters
+        self._draw(seat)
+        self.turns += 1
+        self.led = self.rem = self.used = 0
+        self.pairs = ()
+        if not self.hands[seat] and self.tpos >= len(self.talon):
+            self._go_out(seat)
+        self._next_turn(seat if not taken else (seat + 1) % self.n)
+        self._legal = -1
+        return action
+
+    def _do_declare(self, suit: int) -> Declare:
+        seat = self.to_act
+        action = Declare(seat, suit)
+        self._push(action)
+        self.trump = suit
+        self.declarer = seat
+        self.declared = suit
+        self.public |= (1 << (suit * 13 + 10)) | (1 << (suit * 13 + 11))
+        self._legal = -1
+        return action
+
+    def _go_out(self, seat: int) -> None:
+        if not self.outmask >> seat & 1:
+            self.outmask |= 1 << seat
+            self.out = (*self.out, seat)
+
+    def _next_turn(self, start: int) -> None:
+        """Pick the next attacker from ``start`` on, skipping empty hands (M16), or end the deal (M19, M21)."""
+        hands = self.hands
+        holders = [s for s in range(self.n) if hands[s]]
+        if len(holders) <= 1:
+            self.phase = OVER
+            self.loser = holders[0] if holders else -1
+            self.attacker = self.defender = -1
+            return
+        if self.turns >= self.rules.max_turns:
+            self.phase = OVER
+            self.stopped = True
+            self.attacker = self.defender = -1
+            return
+        a = start
+        while not hands[a]:
+            a = (a + 1) % self.n
+        self._begin_turn(a)
+
+    def _begin_turn(self, attacker: int) -> None:
+        n = self.n
+        d = (attacker + 1) % n
+        while not self.hands[d] and d != attacker:
+            d = (d + 1) % n
+        self.attacker = attacker
+        self.defender = d
+        self.phase = LEAD
+        self.sel = 0
+        if d == attacker:  # A position with one holder: nothing to play.
+            self.phase = OVER
+            self.loser = attacker
+            self.attacker = self.defender = -1
+            return
+        self.limit = L.lead_limit(self.rules, self.hands[d].bit_count(), len(self.talon) - self.tpos)
+        self._legal = -1
+
+    # -- rendering ----------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return f"<State {self.n} players, {self.phase_name}, turn {self.turns}, to act {self.to_act}>"
+
+    def table_text(self) -> str:
+        """Return the cards on the table, such as ``"9H 4H"`` or ``"9H/JH 4H"`` during steps."""
+        if self.phase != DEFEND:
+            return ""
+        beaten = {a: b for a, b in self.pairs}
+        return " ".join(f"{card_name(c)}/{card_name(beaten[c])}" if c in beaten else card_name(c)
+                        for c in cards_of(self.led))

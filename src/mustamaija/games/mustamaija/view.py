@@ -1,0 +1,222 @@
+"""The one visibility function: what a seat, or a spectator, can know of a deal (M22).
+
+:func:`view_of` turns the true :class:`~mustamaija.games.mustamaija.state.State` into a
+:class:`View`. Bots, clients, spectators and logs consume views only, so a
+card a seat could not know never reaches it.
+
+A seat knows its own hand and everything public: the trump card, spades
+turned and put back and where they lie in the talon, hand and talon sizes,
+every action taken, the cards each player picked up (and so still holds),
+who drew a known talon card (such as the trump card), a declared marriage,
+and what follows from all that by counting (once every unseen card must be
+in one place, it is known to be there).
+
+>>> from mustamaija import State
+>>> s = State.from_seed(players=3, seed=1)
+>>> v = s.view(0)
+>>> v.hand == s.hands[0], v.hand_sizes, v.talon_size
+(True, (5, 5, 5), 37)
+>>> s.view(None).hand
+0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mustamaija.core.cards import ALL_CARDS, SUITS, card_name, card_symbol, cards_of
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.history import History
+from mustamaija.games.mustamaija.rules import Rules
+
+if TYPE_CHECKING:
+    from mustamaija.games.mustamaija.state import State
+
+__all__ = ["View", "view_of"]
+
+
+def _names(mask: int) -> str:
+    return " ".join(card_name(c) for c in cards_of(mask)) or "-"
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat (``seat``) or a spectator (``seat is None``) knows; every card set is a mask.
+
+    ``known[s]`` holds the cards known to be in seat ``s``'s hand (for the
+    viewing seat, only those the others know too). ``unseen`` holds the
+    cards whose place the viewer does not know: they are in other hands or in
+    the talon. ``sel``, ``rem``, ``used`` and ``pairs`` show an action the
+    viewer has begun step by step; they are empty in everybody else's view.
+    """
+
+    seat: int | None
+    rules: Rules
+    players: int
+    dealer: int
+    phase: int
+    attacker: int
+    defender: int
+    to_act: int
+    hand: int
+    hand_sizes: tuple[int, ...]
+    known: tuple[int, ...]
+    unseen: int
+    talon_size: int
+    talon_known: tuple[tuple[int, int], ...]
+    trump: int
+    trump_card: int
+    revealed: int
+    discard: int
+    led: int
+    sel: int
+    rem: int
+    used: int
+    pairs: tuple[tuple[int, int], ...]
+    limit: int
+    out: tuple[int, ...]
+    loser: int
+    stopped: bool
+    turns: int
+    declarer: int
+    declared: int
+    history: History
+
+    # -- acting -----------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether the deal is over."""
+        return self.phase == 2
+
+    @property
+    def in_progress(self) -> bool:
+        """Return whether the actor has taken steps of an action that is not yet complete (as :attr:`State.in_progress`)."""
+        return bool(self.sel) if self.phase == 0 else self.phase == 1 and self.rem != self.led
+
+    @property
+    def my_turn(self) -> bool:
+        """Return whether the viewing seat is to act."""
+        return self.seat is not None and self.seat == self.to_act
+
+    def legal_mask(self) -> int:
+        """Return the legal steps as a mask when it is the viewer's turn, else 0 (same rules as the state)."""
+        if not self.my_turn:
+            return 0
+        decl = L.declarable_suits(self.rules, self.hand, self.declarer)
+        return L.step_mask(self.phase, self.hand, self.sel, self.limit, self.rem, self.used, self.trump, decl,
+                           self.in_progress)
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal steps in rising order (empty unless it is the viewer's turn)."""
+        return cards_of(self.legal_mask())
+
+    def beaters(self, led: int) -> int:
+        """Return the cards in the viewer's hand that beat ``led`` under the current trumps."""
+        return self.hand & L.BEATERS[self.trump][led]
+
+    # -- rendering ------------------------------------------------------------------
+
+    def render(self) -> str:
+        """Return a plain-text account of the view, one fact a line (used by golden tests and logs)."""
+        who = "spectator" if self.seat is None else f"seat {self.seat}"
+        phase = ("lead", "defend", "over")[self.phase]
+        lines = [f"{who} | {phase} | turn {self.turns} | attacker {self.attacker} | defender {self.defender}"]
+        if self.trump < 0:
+            trump = "none yet" if self.rules.trump in ("turned", "marriage") and self.declarer < 0 else "none"
+        else:
+            trump = SUITS[self.trump]
+            if self.trump_card >= 0:
+                trump += f" (turned {card_name(self.trump_card)})"
+            if self.declarer >= 0:
+                trump += f" (marriage of seat {self.declarer})"
+        lines.append(f"trump {trump} | talon {self.talon_size} | discard {self.discard.bit_count()}")
+        if self.talon_known:
+            lines.append("talon known: " + " ".join(f"{card_name(c)}@{d}" for d, c in self.talon_known))
+        if self.seat is not None:
+            lines.append(f"hand: {_names(self.hand)}")
+        for s in range(self.players):
+            state = "out" if s in self.out else f"{self.hand_sizes[s]} cards"
+            lines.append(f"  {s}: {state}, known {_names(self.known[s])}")
+        if self.led:
+            beaten = dict(self.pairs)
+            table = " ".join(
+                f"{card_name(c)}/{card_name(beaten[c])}" if c in beaten else card_name(c) for c in cards_of(self.led)
+            )
+            lines.append(f"table: {table}")
+        if self.sel:
+            lines.append(f"choosing: {_names(self.sel)}")
+        if self.phase == 2:
+            lines.append("result: " + ("stopped unfinished (M21)" if self.stopped else f"seat {self.loser} lost"))
+        return "\n".join(lines)
+
+    def hand_text(self) -> str:
+        """Return the viewer's hand with suit signs."""
+        return " ".join(card_symbol(c) for c in cards_of(self.hand))
+
+
+def view_of(state: State, seat: int | None) -> View:
+    """Return what ``seat`` can know of ``state``; ``None`` gives the spectator's view (M22).
+
+    This is the only place where hidden information is filtered.
+    """
+    n = state.n
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+        raise ValueError(f"no seat {seat!r} with {n} players")
+    hands = state.hands
+    public = state.public
+    own = hands[seat] if seat is not None else 0
+    # The talon's known cards: the turned trump card and spades put back, at public depths.
+    talon_known = tuple(
+        (i - state.tpos, c) for i, c in enumerate(state.talon) if i >= state.tpos and state.tknown >> c & 1
+    )
+    known = [h & public for h in hands]
+    on_table = state.led
+    placed = own | state.discard | on_table
+    for _, c in talon_known:
+        placed |= 1 << c
+    for s in range(n):
+        placed |= known[s]
+    unseen = ALL_CARDS & ~placed
+    # Counting: when every unseen card must lie in one place, it is known to be there.
+    slots = [0 if s == seat else hands[s].bit_count() - known[s].bit_count() for s in range(n)]
+    talon_slots = state.talon_size - len(talon_known)
+    places = [s for s in range(n) if slots[s] > 0]
+    if unseen and talon_slots == 0 and len(places) == 1:
+        known[places[0]] |= unseen
+        unseen = 0
+    mine = seat is not None and seat == state.to_act
+    return View(
+        seat=seat,
+        rules=state.rules,
+        players=n,
+        dealer=state.dealer,
+        phase=state.phase,
+        attacker=state.attacker,
+        defender=state.defender,
+        to_act=state.to_act,
+        hand=own,
+        hand_sizes=tuple(h.bit_count() for h in hands),
+        known=tuple(known),
+        unseen=unseen,
+        talon_size=state.talon_size,
+        talon_known=talon_known,
+        trump=state.trump,
+        trump_card=state.trump_card,
+        revealed=state.revealed,
+        discard=state.discard,
+        led=state.led,
+        sel=state.sel if mine else 0,
+        rem=state.rem if mine else state.led,
+        used=state.used if mine else 0,
+        pairs=state.pairs if mine else (),
+        limit=state.limit,
+        out=state.out,
+        loser=state.loser,
+        stopped=state.stopped,
+        turns=state.turns,
+        declarer=state.declarer,
+        declared=state.declared,
+        history=History(state.log, state.nlog),
+    )
