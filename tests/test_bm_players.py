@@ -9,12 +9,19 @@ import pytest
 
 from mustamaija.core.cards import mask_of, parse_card, parse_cards
 from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.protocol import Player
 from mustamaija.games.black_maria import Rules, State
 from mustamaija.games.black_maria.play import play_hand, play_state, run_match
-from mustamaija.games.black_maria.players import HeuristicPlayer, PimcPlayer, Player, RandomPlayer, make_bot
+from mustamaija.games.black_maria.players import HeuristicPlayer, PimcPlayer
 from mustamaija.games.black_maria.players.heuristic import pass_choice, play_choice
 from mustamaija.games.black_maria.rules import in_play
 from mustamaija.games.black_maria.sampling import sample_state
+from mustamaija.players.random import RandomPlayer
+from mustamaija.players.registry import make_bot as _make_bot
+
+
+def _bm_bot(spec: str, seed: int | None = None) -> Player:
+    return _make_bot(spec, seed or 0, game="black-maria")  # type: ignore[no-any-return]
 
 
 def m(text: str) -> int:
@@ -99,14 +106,14 @@ def test_forced_heart_leads_are_small_and_maria_is_dropped_under_a_higher_spade(
 
 
 def test_run_match_and_bot_specs() -> None:
-    bots = [make_bot("bm-heuristic"), make_bot("random", seed=1), make_bot("pimc:samples=2", seed=2)]
+    bots = [_bm_bot("heuristic"), _bm_bot("random", seed=1), _bm_bot("pimc:samples=2", seed=2)]
     game = run_match(bots, seed=3, rules=Rules(target_score=40))
     assert max(game.totals) >= 40 and sum(game.totals) == 43 * len(game.hands)
     assert set(game.winners) == {s for s, t in enumerate(game.totals) if t == min(game.totals)}
     with pytest.raises(MustamaijaError, match="unknown Black Maria bot 'nobody'"):
-        make_bot("nobody")
-    with pytest.raises(MustamaijaError, match="bad parameters for bot 'pimc'"):
-        make_bot("pimc:depth=3")
+        _bm_bot("nobody")
+    with pytest.raises(MustamaijaError, match="bot 'pimc:depth=3'"):
+        _bm_bot("pimc:depth=3")
     with pytest.raises(ValueError, match="samples must be a positive integer"):
         PimcPlayer(samples=0)
     s = State.from_seed(3, 1)

@@ -12,9 +12,10 @@ from mustamaija.core.errors import FormatError, RecordError
 from mustamaija.games.black_maria import Rules, State
 from mustamaija.games.black_maria.narrate import narrate
 from mustamaija.games.black_maria.play import play_hand
-from mustamaija.games.black_maria.players import HeuristicPlayer, RandomPlayer
+from mustamaija.games.black_maria.players import HeuristicPlayer
 from mustamaija.games.black_maria.record import Record, replay_json
 from mustamaija.games.black_maria.sampling import sample_state
+from mustamaija.players.random import RandomPlayer
 
 SUMMARY_KEYS = {"finished", "phase", "to_act", "tricks", "points", "hands"}
 

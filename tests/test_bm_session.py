@@ -8,8 +8,9 @@ from mustamaija.core.cards import mask_of, parse_cards
 from mustamaija.core.errors import IllegalActionError, RulesError
 from mustamaija.games.black_maria import Rules
 from mustamaija.games.black_maria.console import hand_text, main, run_console
-from mustamaija.games.black_maria.players import HeuristicPlayer, RandomPlayer
+from mustamaija.games.black_maria.players import HeuristicPlayer
 from mustamaija.games.black_maria.session import Table
+from mustamaija.players.random import RandomPlayer
 
 
 class Script:

@@ -15,10 +15,11 @@ from pettingzoo.test import api_test, seed_test
 
 import mustamaija.openspiel  # noqa: F401 - registers the OpenSpiel games
 from mustamaija.core.errors import RulesError
+from mustamaija.core.registry import get_game
 from mustamaija.envs import black_maria_v0, game_names, make_env
 from mustamaija.envs.gym_env import SingleAgentEnv
 from mustamaija.games.black_maria import State
-from mustamaija.games.black_maria.observation import OBS_SIZE, SPEC, offset
+from mustamaija.games.black_maria.observation import OBS_SIZE, offset
 from mustamaija.games.black_maria.sampling import sample_state
 from mustamaija.openspiel import resampler
 
@@ -38,7 +39,7 @@ def test_pettingzoo_and_openspiel_tests_pass(players: int, renege: bool) -> None
 
 
 def test_rewards_are_minus_the_penalty_points() -> None:
-    assert "black_maria" in game_names()
+    assert "black-maria" in game_names()
     env = make_env("black_maria_v0", players=4)
     rng = random.Random(2)
     env.reset(seed=3)
@@ -65,12 +66,12 @@ def test_observations_depend_on_the_view_only() -> None:
     for seat in range(5):
         a = np.zeros(OBS_SIZE, np.float32)
         b = np.zeros(OBS_SIZE, np.float32)
-        SPEC.encode(s.view(seat), a)
-        SPEC.encode(sample_state(s.view(seat), random.Random(seat)).view(seat), b)
+        get_game("black-maria").encode(s.view(seat), a)
+        get_game("black-maria").encode(sample_state(s.view(seat), random.Random(seat)).view(seat), b)
         assert np.array_equal(a, b)
     v = s.view(s.to_act)
     obs = np.zeros(OBS_SIZE, np.float32)
-    SPEC.encode(v, obs)
+    get_game("black-maria").encode(v, obs)
     assert obs[offset("phase") + 1] == 1.0  # play
     assert obs[offset("to_act")] == 1.0  # the viewer, relative seat 0
     assert obs.min() >= 0.0 and obs.max() <= 1.0

@@ -12,9 +12,10 @@ from pettingzoo.test import api_test, seed_test
 
 from mustamaija import PRESETS, Rules, State
 from mustamaija.core.errors import RulesError
+from mustamaija.core.registry import get_game
 from mustamaija.envs import ENV_NAMES, make_env, mustamaija_v0
 from mustamaija.envs.aec import mask_array, raw_env
-from mustamaija.games.mustamaija.observation import MAX_SEATS, OBS_SIZE, PLANES, SCALARS, SPEC, offset
+from mustamaija.games.mustamaija.observation import MAX_SEATS, OBS_SIZE, PLANES, SCALARS, offset
 from mustamaija.games.mustamaija.sampling import sample_state
 
 TABLES = [(preset, n) for preset, rules in PRESETS.items() for n in range(2, rules.max_players + 1)]
@@ -107,9 +108,9 @@ def test_observations_depend_on_the_view_only() -> None:
         for seat in range(players):
             a = np.zeros(OBS_SIZE, np.float32)
             b = np.zeros(OBS_SIZE, np.float32)
-            SPEC.encode(s.view(seat), a)
+            get_game("mustamaija").encode(s.view(seat), a)
             guess = sample_state(s.view(seat), random.Random(seat))
-            SPEC.encode(guess.view(seat), b)
+            get_game("mustamaija").encode(guess.view(seat), b)
             assert np.array_equal(a, b)
             assert guess.hands != s.hands or players == 2 or s.talon_size == 0
 
@@ -119,7 +120,7 @@ def test_the_observation_layout_is_as_documented() -> None:
     s = State.from_seed(4, 2)
     v = s.view(2)
     obs = np.zeros(OBS_SIZE, np.float32)
-    SPEC.encode(v, obs)
+    get_game("mustamaija").encode(v, obs)
     assert set(np.flatnonzero(obs[offset("hand"):offset("hand") + 52])) == {c for c in range(52) if v.hand >> c & 1}
     assert set(np.flatnonzero(obs[offset("unseen"):offset("unseen") + 52])) == {c for c in range(52) if v.unseen >> c & 1}
     # Relative seats: the viewer is 0, the attacker is (attacker - viewer) mod n.

@@ -10,7 +10,8 @@ from mustamaija import STOP, State
 from mustamaija.core.cards import QS, CardSet, parse_card, parse_cards
 from mustamaija.games.mustamaija import PRESETS, Rules, deck_for_hands, sample_state
 from mustamaija.games.mustamaija.actions import DECLARE
-from mustamaija.players import HeuristicPlayer, RandomPlayer, heuristic_step
+from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer, heuristic_step
+from mustamaija.players import RandomPlayer
 from mustamaija.players.registry import make_bot
 
 

@@ -9,7 +9,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from mustamaija import PRESETS, Rules, State
 from mustamaija.core.errors import RulesError
-from mustamaija.games.mustamaija.observation import OBS_SIZE, SPEC
+from mustamaija.core.registry import get_game
+from mustamaija.games.mustamaija.observation import OBS_SIZE
 from mustamaija.openspiel import resampler
 from mustamaija.openspiel.game import OpenSpielState
 from mustamaija.openspiel.versus import TimedISMCTSBot, play_versus
@@ -71,11 +72,11 @@ def test_strings_and_tensors_come_from_the_views() -> None:
     engine = state.engine.state
     for p in range(4):
         view = engine.view(p)
-        text = view.render() + SPEC.step_text(view)
+        text = view.render() + get_game("mustamaija").step_text(view)
         assert state.observation_string(p) == text
         assert state.information_state_string(p).startswith(text + "\nhistory: seat ")
         expected = np.zeros(OBS_SIZE, np.float32)
-        SPEC.encode(view, expected)
+        get_game("mustamaija").encode(view, expected)
         assert np.array_equal(np.array(state.observation_tensor(p), np.float32), expected)
         assert np.array_equal(np.array(state.information_state_tensor(p), np.float32), expected)
     assert state.information_state_string(0) != state.information_state_string(1)

@@ -8,7 +8,7 @@ from mustamaija.core.cards import QS
 from mustamaija.games.mustamaija import PRESETS, STOP, Rules, State, View, sample_state
 from mustamaija.games.mustamaija.actions import DECLARE, Lead
 from mustamaija.games.mustamaija.players import heuristic as H
-from mustamaija.games.mustamaija.players.heuristic import Weights, candidate_plans, heuristic_plan, plan_step
+from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer, Weights, candidate_plans, heuristic_plan, plan_step
 from mustamaija.games.mustamaija.players.pimc import (
     OpenHandPIMCPlayer,
     PIMCPlayer,
@@ -18,7 +18,7 @@ from mustamaija.games.mustamaija.players.pimc import (
     sequential_halving,
 )
 from mustamaija.games.mustamaija.solver import Solver, solve
-from mustamaija.players import HeuristicPlayer, RandomPlayer
+from mustamaija.players import RandomPlayer
 from mustamaija.players.registry import make_bot, sees_all
 from peeking import swap_hidden
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from mustamaija.cli.narrate import narrate
+from mustamaija.games.mustamaija.narrate import narrate
 from mustamaija.games.mustamaija.record import Record
 from mustamaija.games.mustamaija.rules import PRESETS, Rules
 from mustamaija.players.random import RandomPlayer

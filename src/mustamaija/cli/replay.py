@@ -12,9 +12,9 @@ import json
 import sys
 from typing import Any
 
-from mustamaija.cli.narrate import narrate
 from mustamaija.core.errors import FormatError
 from mustamaija.games.black_maria import record as bm_record
+from mustamaija.games.mustamaija.narrate import narrate
 from mustamaija.games.mustamaija.record import Record, state_to_json
 
 AnyRecord = Record | bm_record.Record

@@ -14,6 +14,7 @@ __all__ = [
     "MustamaijaError",
     "RecordError",
     "RulesError",
+    "UnknownGameError",
 ]
 
 
@@ -27,6 +28,13 @@ class CardError(MustamaijaError):
 
 class RulesError(MustamaijaError):
     """A rule set has an unknown key, a bad value or an impossible combination."""
+
+
+class UnknownGameError(MustamaijaError, KeyError):
+    """No registered game has the name asked for."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class IllegalActionError(MustamaijaError):

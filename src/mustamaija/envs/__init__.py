@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mustamaija.envs.game_spec import GameSpec, game_names, game_spec, register_game
+from mustamaija.core.protocol import Game
+from mustamaija.core.registry import game_names, get_game, register_game
 
-__all__ = ["ENV_NAMES", "GameSpec", "game_names", "game_spec", "make_env", "register_game", "register_gymnasium"]
+__all__ = ["ENV_NAMES", "Game", "game_names", "get_game", "make_env", "register_game", "register_gymnasium"]
 
 ENV_NAMES = ("mustamaija_v0", "black_maria_v0")
 """The PettingZoo environments :func:`make_env` knows."""

@@ -35,7 +35,8 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 
-from mustamaija.envs.game_spec import GameSpec, GameState, game_spec
+from mustamaija.core.protocol import Game, GameState
+from mustamaija.core.registry import get_game
 
 __all__ = ["AgentObs", "env", "mask_array", "raw_env"]
 
@@ -64,7 +65,7 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
     def __init__(self, players: int = 3, preset: str = "standard", game: str = "mustamaija",
                  render_mode: str | None = None, **rules: Any) -> None:
         super().__init__()
-        self.game_spec: GameSpec = game_spec(game)
+        self.game_spec: Game = get_game(game)
         self.rules = self.game_spec.make_rules(preset, rules)
         self.game_spec.check_players(self.rules, players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -112,7 +113,7 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         deal_seed = int(self._np_random.integers(0, 2**62))
-        self._state = self.game_spec.new_deal(self.players, deal_seed, self.rules)
+        self._state = self.game_spec.deal(self.players, deal_seed, self.rules)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

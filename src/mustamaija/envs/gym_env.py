@@ -29,8 +29,10 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from mustamaija.core.protocol import Game, GameState
+from mustamaija.core.registry import get_game
 from mustamaija.envs.aec import mask_array
-from mustamaija.envs.game_spec import GameSpec, GameState, game_spec
+from mustamaija.players.registry import make_bot
 
 __all__ = ["SingleAgentEnv"]
 
@@ -55,7 +57,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def __init__(self, players: int = 3, opponents: str | Sequence[str] = "random", seat: int | None = None,
                  preset: str = "standard", game: str = "mustamaija", illegal_action: str = "lose",
                  render_mode: str | None = None, **rules: Any) -> None:
-        self.game_spec: GameSpec = game_spec(game)
+        self.game_spec: Game = get_game(game)
         self.rules = self.game_spec.make_rules(preset, rules)
         self.game_spec.check_players(self.rules, players)
         if seat is not None and not 0 <= seat < players:
@@ -64,7 +66,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if len(specs) != players - 1:
             raise ValueError(f"give one opponent spec, or {players - 1} (one per other seat), not {len(specs)}")
         for spec in specs:
-            self.game_spec.make_bot(spec, 0)  # A bad spec fails now, not in the middle of training.
+            make_bot(spec, 0, self.game_spec)  # A bad spec fails now, not in the middle of training.
         if illegal_action not in ILLEGAL_CHOICES:
             raise ValueError(f"bad illegal_action {illegal_action!r}: expected 'lose' or 'raise'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -118,9 +120,9 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._ended = False
         rng = self.np_random
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.players))
-        self._state = self.game_spec.new_deal(self.players, int(rng.integers(0, 2**62)), self.rules)
+        self._state = self.game_spec.deal(self.players, int(rng.integers(0, 2**62)), self.rules)
         others = iter(self.opponents)
-        self._bots = [None if s == self.seat else self.game_spec.make_bot(next(others), int(rng.integers(0, 2**62)))
+        self._bots = [None if s == self.seat else make_bot(next(others), int(rng.integers(0, 2**62)), self.game_spec)
                       for s in range(self.players)]
         self._play_bots()
         return self._obs(), self._info()

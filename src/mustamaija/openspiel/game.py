@@ -1,7 +1,7 @@
 """The games as OpenSpiel Python games, registered with ``pyspiel.register_game``.
 
 Importing this module registers every game the adapters know (see
-:mod:`mustamaija.envs.game_spec`) under its short name, so that
+:mod:`mustamaija.core.registry`) under its short name, so that
 ``pyspiel.load_game("mustamaija(players=4,preset=wikipedia)")`` works.
 
 A game starts with chance: the dealer (one of ``players`` outcomes), then
@@ -34,7 +34,9 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
-from mustamaija.envs.game_spec import GameSpec, GameState, game_names, game_spec
+from mustamaija.core.protocol import Game as GameSpec
+from mustamaija.core.protocol import GameState
+from mustamaija.core.registry import game_names, get_game
 
 __all__ = ["OpenSpielGame", "OpenSpielState", "game_type", "register", "resampler"]
 
@@ -52,7 +54,7 @@ def game_type(spec: GameSpec) -> pyspiel.GameType:
     params: dict[str, Any] = {"players": spec.min_players + 1, "preset": spec.presets[0]}
     params.update({key: _param_default(value) for key, value in spec.rule_defaults.items()})
     return pyspiel.GameType(
-        short_name=spec.name,
+        short_name=spec.env_name,
         long_name=spec.long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -298,7 +300,7 @@ def register(name: str) -> None:
     """Register game ``name`` with OpenSpiel (once)."""
     if name in _TYPES:
         return
-    spec = game_spec(name)
+    spec = get_game(name)
     _TYPES[name] = game_type(spec)
     # A class, not a closure: OpenSpiel keeps the factory until exit, and only a class is released cleanly then.
     cls = type(f"{spec.long_name.replace(' ', '')}Game", (OpenSpielGame,), {"SPEC": spec, "__doc__": f"{spec.long_name} in OpenSpiel."})

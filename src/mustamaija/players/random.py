@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from mustamaija.games.mustamaija.view import View
+from mustamaija.core.protocol import GameView as View
 
 
 class RandomPlayer:

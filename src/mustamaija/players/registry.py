@@ -1,10 +1,10 @@
-"""The bot registry: names mapped to factories, and bot specs such as ``heuristic:seed=3``.
+"""The bot registry: bot specs such as ``heuristic:seed=3``, for every game, and outside bots.
 
-A *bot spec* names a registered bot and, optionally, parameters for its
-factory: ``name`` or ``name:key=value:key=value`` (parameters are separated
-by colons, so that commas can separate the seats of a lineup). A value is
-read as an int, a float, ``true``/``false`` or ``none`` when it looks like
-one, else kept as a string.
+A *bot spec* names a bot and, optionally, parameters for its factory:
+``name`` or ``name:key=value:key=value`` (parameters are separated by
+colons, so that commas can separate the seats of a lineup). A value is read
+as an int, a float, ``true``/``false`` or ``none`` when it looks like one,
+else kept as a string.
 
 >>> spec = parse_bot_spec("heuristic:q_spade=late:depth=2")
 >>> spec.name, dict(spec.params), str(spec)
@@ -14,53 +14,53 @@ one, else kept as a string.
 >>> make_bot("nobody", seed=1)
 Traceback (most recent call last):
 ...
-mustamaija.core.errors.MustamaijaError: unknown bot 'nobody' (known bots: ...)
+mustamaija.core.errors.MustamaijaError: unknown Mustamaija bot 'nobody' (known bots: ...)
 
-A factory takes the spec's parameters (a dict) and a seed, and returns a
-player: an object with a ``name`` and ``act(view) -> step``. Other modules add
-their bots with :func:`register_bot` when they are imported; the modules of
-:data:`PLUGIN_MODULES` are imported lazily the first time a name is looked
-up, so that a search bot living in ``mustamaija.games.mustamaija.players.ismcts`` only needs::
+Where a bot comes from, in the order a name is looked up for a game:
 
-    from mustamaija.players.registry import register_bot
-    register_bot("ismcts", lambda params, seed: IsmctsPlayer(seed=seed, **params))
+1. bots registered with :func:`register_bot` for that game, or for every game;
+2. the game's own bots (:meth:`~mustamaija.core.protocol.Game.bots`: its heuristic, its searches);
+3. the bots of other distributions, through the ``mustamaija.players`` entry
+   point group (the entry's name is the bot's name, its value the
+   ``module:attribute`` of a factory or a player class);
+4. a spec naming the code itself, ``package.module:Class`` (or a factory),
+   then its parameters: ``mybots.eager:Eager:depth=2``.
+
+The uniformly random player is registered for every game. A factory takes
+the spec's parameters (a dict) and a seed and returns a player: an object
+with a ``name`` and ``act(view)`` returning a step, or a whole compound
+action (see :mod:`mustamaija.players.whole`). A class is called with the
+parameters as keywords, plus ``seed`` if its constructor takes one. A
+factory or class with a ``games`` attribute serves only the games it names.
+
+>>> {"heuristic", "pimc", "random"} <= set(bot_names(game="black-maria"))
+True
+>>> make_bot("pimc:samples=8", seed=2, game="black-maria").samples
+8
+>>> make_bot("mustamaija.players.random:RandomPlayer", seed=4).name
+'random'
 
 A player whose attribute ``sees_all`` is true is an *open-hand* bot (an upper
 bound for experiments, never a fair player): game drivers such as the
 tournament call its ``act_open(state)`` with the true state instead of
 ``act(view)``.
-
-Each game has its own bots, since a bot reads one game's views. The
-functions take ``game`` (:data:`GAMES`; ``"mustamaija"`` by default); Black
-Maria's bots come from :mod:`mustamaija.games.black_maria.players`, whose specs
-(``random``, ``heuristic``, ``pimc:samples=N``) are read the same way:
-
->>> bot_names(game="black-maria")
-['heuristic', 'pimc', 'random']
->>> make_bot("pimc:samples=8", seed=2, game="black-maria").samples
-8
->>> make_bot("heuristic", seed=1, game="hearts")
-Traceback (most recent call last):
-...
-mustamaija.core.errors.MustamaijaError: unknown game 'hearts' (known games: mustamaija, black-maria)
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Literal, overload
+from importlib.metadata import entry_points
+from typing import Any, Final
 
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.players.base import Player
-
-if TYPE_CHECKING:
-    from mustamaija.games.black_maria.players import Player as BlackMariaPlayer
+from mustamaija.core.protocol import BotFactory, Game
+from mustamaija.core.registry import DEFAULT_GAME, get_game
 
 __all__ = [
-    "GAMES",
-    "PLUGIN_MODULES",
+    "ENTRY_POINT_GROUP",
     "BotFactory",
     "BotSpec",
     "bot_description",
@@ -71,74 +71,113 @@ __all__ = [
     "sees_all",
 ]
 
-BotFactory = Callable[[Mapping[str, Any], int], Player]
-"""A function of (parameters, seed) returning a fresh player."""
+ENTRY_POINT_GROUP: Final = "mustamaija.players"
+"""The entry point group through which other distributions add bots."""
 
-GAMES: Final = ("mustamaija", "black-maria")
-"""The games bots are registered for; ``"mustamaija"`` is the default everywhere."""
-
-PLUGIN_MODULES: Final = ("mustamaija.games.mustamaija.players.ismcts", "mustamaija.games.mustamaija.players.pimc")
-"""Modules imported on the first look-up, in which other bots register themselves (missing ones are skipped)."""
-
-_FACTORIES: dict[str, tuple[BotFactory, str]] = {}
-_plugin_errors: dict[str, str] = {}
-_plugins_loaded = False
+_ANY: Final = "*"
+_FACTORIES: dict[tuple[str, str], tuple[BotFactory, str]] = {}
+_entry_points: dict[str, str] | None = None
 
 
-def register_bot(name: str, factory: BotFactory, *, description: str = "", replace: bool = False) -> None:
-    """Register ``factory`` under ``name``; registering a taken name again needs ``replace=True``."""
+def _check_name(name: str) -> None:
     if not name or not all(ch.isalnum() or ch in "-_." for ch in name):
         raise ValueError(f"bad bot name {name!r}: use letters, digits, '-', '_' and '.'")
-    if name in _FACTORIES and not replace and _FACTORIES[name][0] is not factory:
+
+
+def register_bot(name: str, factory: BotFactory, *, description: str = "", game: str | None = None,
+                 replace: bool = False) -> None:
+    """Register ``factory`` under ``name`` for ``game`` (every game when ``None``).
+
+    Registering a taken name again needs ``replace=True``.
+    """
+    _check_name(name)
+    key = (get_game(game).name if game is not None else _ANY, name)
+    if key in _FACTORIES and not replace and _FACTORIES[key][0] is not factory:
         raise ValueError(f"a bot named {name!r} is already registered")
-    _FACTORIES[name] = (factory, description)
+    _FACTORIES[key] = (factory, description)
 
 
-def _load_plugins() -> None:
-    global _plugins_loaded
-    if _plugins_loaded:
-        return
-    _plugins_loaded = True
-    for module in PLUGIN_MODULES:
+def _outside() -> dict[str, str]:
+    global _entry_points
+    if _entry_points is None:
+        _entry_points = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return _entry_points
+
+
+def _import(target: str) -> Any:
+    module, _, attr = target.partition(":")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in attr.split(".") if attr else []:
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as e:
+        raise MustamaijaError(f"cannot load bot {target!r}: {type(e).__name__}: {e}") from None
+    return obj
+
+
+def _serves(obj: Any, game: Game) -> bool:
+    games = getattr(obj, "games", None)
+    return games is None or any(get_game(g) is game for g in ([games] if isinstance(games, str) else games))
+
+
+def _as_factory(obj: Any, where: str) -> BotFactory:
+    """Return a (params, seed) factory for a player class or a factory function."""
+    if inspect.isclass(obj):
         try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name is None or not module.startswith(e.name):
-                _plugin_errors[module] = f"{type(e).__name__}: {e}"
-        except Exception as e:  # A broken plugin must not break the other bots; it is reported on look-up.
-            _plugin_errors[module] = f"{type(e).__name__}: {e}"
+            takes_seed = "seed" in inspect.signature(obj).parameters
+        except (TypeError, ValueError):
+            takes_seed = False
+
+        def build(params: Mapping[str, Any], seed: int) -> Any:
+            cls: Any = obj
+            return cls(**params, seed=seed) if takes_seed else cls(**params)
+
+        return build
+    if callable(obj):
+        return obj  # type: ignore[no-any-return]
+    raise MustamaijaError(f"bot {where!r} is neither a player class nor a factory")
 
 
-def _check_game(game: str) -> bool:
-    """Return whether ``game`` is Black Maria; raise for a game that has no bots."""
-    if game not in GAMES:
-        raise MustamaijaError(f"unknown game {game!r} (known games: {', '.join(GAMES)})")
-    return game == "black-maria"
+def _lookup(name: str, game: Game) -> tuple[BotFactory, str] | None:
+    for key in ((game.name, name), (_ANY, name)):
+        if key in _FACTORIES:
+            return _FACTORIES[key]
+    own = game.bots()
+    if name in own:
+        return own[name]
+    target = _outside().get(name)
+    if target is not None:
+        obj = _import(target)
+        if _serves(obj, game):
+            return _as_factory(obj, target), (inspect.getdoc(obj) or "").partition("\n")[0]
+    if ":" in name:
+        obj = _import(name)
+        if not _serves(obj, game):
+            raise MustamaijaError(f"bot {name!r} does not play {game.title}")
+        return _as_factory(obj, name), (inspect.getdoc(obj) or "").partition("\n")[0]
+    return None
 
 
-_BLACK_MARIA_DESCRIPTIONS: Final = {
-    "random": "a uniformly random legal card",
-    "heuristic": "the strategy notes of RULES.md Part 2: pass and play by rules of thumb",
-    "pimc": "Perfect Information Monte Carlo over sampled deals, finished by the heuristic (samples=N)",
-}
+def bot_names(game: str | Game = DEFAULT_GAME) -> list[str]:
+    """Return the names of the bots available for ``game``, sorted (outside bots included)."""
+    g = get_game(game)
+    names = {n for (owner, n) in _FACTORIES if owner in (_ANY, g.name)} | set(g.bots())
+    for name, target in _outside().items():
+        try:
+            if _serves(_import(target), g):
+                names.add(name)
+        except MustamaijaError:
+            continue  # A broken outside bot must not hide the others; it is reported when asked for.
+    return sorted(names)
 
 
-def bot_names(game: str = "mustamaija") -> list[str]:
-    """Return the names of the bots registered for ``game``, sorted."""
-    if _check_game(game):
-        from mustamaija.games.black_maria.players import BOTS
-
-        return sorted(BOTS)
-    _load_plugins()
-    return sorted(_FACTORIES)
-
-
-def bot_description(name: str, game: str = "mustamaija") -> str:
+def bot_description(name: str, game: str | Game = DEFAULT_GAME) -> str:
     """Return the one-line description of a bot of ``game`` ("" for an unknown name)."""
-    if _check_game(game):
-        return _BLACK_MARIA_DESCRIPTIONS.get(name.removeprefix("bm-"), "")
-    _load_plugins()
-    return _FACTORIES[name][1] if name in _FACTORIES else ""
+    try:
+        entry = _lookup(name, get_game(game))
+    except MustamaijaError:
+        return ""
+    return entry[1] if entry else ""
 
 
 def _value(text: str) -> Any:
@@ -160,7 +199,9 @@ class BotSpec:
     """A bot name and its factory parameters; ``str()`` gives the canonical spec (parameters sorted)."""
 
     name: str
+    """A registered name, or ``package.module:Attribute`` for a bot named by its code."""
     params: Mapping[str, Any] = field(default_factory=dict)
+    """The factory's keyword parameters."""
 
     def __str__(self) -> str:
         parts = [self.name]
@@ -178,10 +219,12 @@ class BotSpec:
 
 
 def parse_bot_spec(text: str) -> BotSpec:
-    """Parse ``name`` or ``name:key=value:key=value`` into a :class:`BotSpec`."""
+    """Parse ``name[:key=value…]`` or ``package.module:Attribute[:key=value…]`` into a :class:`BotSpec`."""
     if not isinstance(text, str) or not text.strip():
         raise MustamaijaError(f"bad bot spec {text!r}: expected a bot name such as 'heuristic'")
     name, *items = text.strip().split(":")
+    if items and "." in name and "=" not in items[0]:  # package.module:Attribute names code, not a registered bot.
+        name = f"{name}:{items.pop(0)}"
     params: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -194,31 +237,17 @@ def parse_bot_spec(text: str) -> BotSpec:
     return BotSpec(name.strip(), params)
 
 
-@overload
-def make_bot(spec: str | BotSpec, seed: int) -> Player: ...
-@overload
-def make_bot(spec: str | BotSpec, seed: int, game: Literal["mustamaija"]) -> Player: ...
-@overload
-def make_bot(spec: str | BotSpec, seed: int, game: Literal["black-maria"]) -> BlackMariaPlayer: ...
-@overload
-def make_bot(spec: str | BotSpec, seed: int, game: str) -> Player | BlackMariaPlayer: ...
-
-
-def make_bot(spec: str | BotSpec, seed: int, game: str = "mustamaija") -> Player | BlackMariaPlayer:
+def make_bot(spec: str | BotSpec, seed: int, game: str | Game = DEFAULT_GAME) -> Any:
     """Return a fresh player of ``game`` for a spec (a :class:`BotSpec` or its text), seeded with ``seed``.
 
-    A Mustamaija player reads Mustamaija views, a Black Maria player Black Maria views; the two never mix.
+    A player reads one game's views; a bot that does not play ``game`` is an error naming it.
     """
     if isinstance(spec, str):
         spec = parse_bot_spec(spec)
-    if _check_game(game):
-        return _make_black_maria_bot(spec, seed)
-    _load_plugins()
-    entry = _FACTORIES.get(spec.name)
+    g = get_game(game)
+    entry = _lookup(spec.name, g)
     if entry is None:
-        known = ", ".join(sorted(_FACTORIES))
-        notes = "".join(f"; {m} could not be loaded ({err})" for m, err in _plugin_errors.items())
-        raise MustamaijaError(f"unknown bot {spec.name!r} (known bots: {known}){notes}")
+        raise MustamaijaError(f"unknown {g.title} bot {spec.name!r} (known bots: {', '.join(bot_names(g))})")
     try:
         return entry[0](dict(spec.params), seed)
     except (TypeError, ValueError) as e:
@@ -227,18 +256,12 @@ def make_bot(spec: str | BotSpec, seed: int, game: str = "mustamaija") -> Player
         raise MustamaijaError(f"bot {str(spec)!r}: {e}") from None
 
 
-def _make_black_maria_bot(spec: BotSpec, seed: int) -> BlackMariaPlayer:
-    from mustamaija.games.black_maria.players import make_bot as bm_make_bot
-
-    return bm_make_bot(str(spec), seed=seed)
-
-
 def sees_all(player: object) -> bool:
     """Return whether a player is an open-hand bot, to be given the true state (``act_open``)."""
     return bool(getattr(player, "sees_all", False))
 
 
-def _random_factory(params: Mapping[str, Any], seed: int) -> Player:
+def _random_factory(params: Mapping[str, Any], seed: int) -> Any:
     from mustamaija.players.random import RandomPlayer
 
     if params:
@@ -246,11 +269,5 @@ def _random_factory(params: Mapping[str, Any], seed: int) -> Player:
     return RandomPlayer(seed=seed)
 
 
-def _heuristic_factory(params: Mapping[str, Any], seed: int) -> Player:
-    from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer
-
-    return HeuristicPlayer(seed=seed, **params)
-
-
 register_bot("random", _random_factory, description="a uniformly random legal step")
-register_bot("heuristic", _heuristic_factory, description="rule-based play from the strategy knowledge of RULES.md")
+

@@ -147,7 +147,7 @@ def play_game_record(settings: TournamentSettings, index: int, rotation: int,
 
     def act(seat: int) -> int:
         player = players[seat]
-        return player.act_open(state.copy()) if open_hand[seat] else player.act(state.view(seat))  # type: ignore[attr-defined]
+        return int(player.act_open(state.copy()) if open_hand[seat] else player.act(state.view(seat)))
 
     decisions, seconds = play_out(state, act, specs, position_of, index, dseed, rotation)
     text = None

@@ -20,8 +20,8 @@ from textual.widgets import Footer, Header, Input, Static
 
 from mustamaija.core.cards import card_symbol, cards_of
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.games.black_maria.players import RandomPlayer
 from mustamaija.games.black_maria.players.heuristic import HeuristicPlayer, pass_choice
+from mustamaija.players.random import RandomPlayer
 from mustamaija.tui.bm_dialogs import HandOverScreen
 from mustamaija.tui.bm_render import game_text, pass_text, scores_table, trick_text
 from mustamaija.tui.bm_session import BmGame, BotTurn, bm_sort, cards_words

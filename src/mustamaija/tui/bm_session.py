@@ -25,14 +25,19 @@ from typing import Any, Final
 
 from mustamaija.core.cards import card_symbol, cards_of, parse_cards
 from mustamaija.core.errors import CardError, FormatError, MustamaijaError, RulesError
+from mustamaija.core.protocol import Player
 from mustamaija.games.black_maria.legality import penalty_of
-from mustamaija.games.black_maria.players import Player, make_bot
 from mustamaija.games.black_maria.record import Record
 from mustamaija.games.black_maria.rules import Rules, check_players
 from mustamaija.games.black_maria.session import Event, Table
 from mustamaija.games.black_maria.state import State
 from mustamaija.games.black_maria.view import View
+from mustamaija.players.registry import make_bot as _make_bot
 from mustamaija.tui.session import BOT_NAMES
+
+
+def _bm_bot(spec: str, seed: int | None = None) -> Player:
+    return _make_bot(spec, seed or 0, game="black-maria")  # type: ignore[no-any-return]
 
 __all__ = ["BM_AUTOSAVE", "BM_LEVELS", "BmConfig", "BmGame", "BotTurn", "LastTrick", "bm_sort", "cards_words"]
 
@@ -70,7 +75,7 @@ def bot_spec(name: str) -> str:
     """
     spec = BM_LEVELS.get(name.strip().lower(), name.strip())
     try:
-        make_bot(spec)
+        _bm_bot(spec)
     except MustamaijaError as e:
         raise MustamaijaError(f"{e}; or a level: {', '.join(BM_LEVELS)}") from e
     return spec
@@ -167,7 +172,7 @@ class BmGame:
         self.save_dir = save_dir
         self.table = Table([None] * self.n, config.rules, config.seed)
         self.bots: list[Player | None] = [
-            None if s == self.human else make_bot(config.bot_of(s), seed=config.seed * 16 + s) for s in range(self.n)
+            None if s == self.human else _bm_bot(config.bot_of(s), seed=config.seed * 16 + s) for s in range(self.n)
         ]
         self.names = ["" for _ in range(self.n)]
         self.labels = ["you" if s == self.human else config.bot_of(s).split(":")[0] for s in range(self.n)]

@@ -22,13 +22,18 @@ from typing import Any, Final
 
 from mustamaija.core.cards import SUITS, card_name, cards_of
 from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.protocol import Player
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Action, Pass, Play
-from mustamaija.games.black_maria.players import make_bot
 from mustamaija.games.black_maria.record import Record, state_to_json
 from mustamaija.games.black_maria.state import State
 from mustamaija.games.black_maria.view import View
+from mustamaija.players.registry import make_bot as _make_bot
 from mustamaija.web.errors import ApiError
+
+
+def _bm_bot(spec: str, seed: int | None = None) -> Player:
+    return _make_bot(spec, seed or 0, game="black-maria")  # type: ignore[no-any-return]
 
 __all__ = ["GAME", "LEVELS", "action_body", "bot_action", "check_bot", "describe", "hint_json", "levels_json",
            "play_facts", "replay_json", "resolve_bot", "state_json"]
@@ -64,7 +69,7 @@ def check_bot(spec: object) -> str:
         raise ApiError("bad_bot", f"a Black Maria bot must be a level ({', '.join(LEVELS)}) or a spec "
                                   f"(random, heuristic, pimc:samples=N), not {spec!r}")
     try:
-        make_bot(resolve_bot(spec), 0)
+        _bm_bot(resolve_bot(spec), 0)
     except (MustamaijaError, TypeError, ValueError) as e:
         raise ApiError("bad_bot", f"bad Black Maria bot {spec!r}: {e}") from None
     return spec.strip()
@@ -187,7 +192,7 @@ def play_facts(state: State, broken_before: bool) -> dict[str, Any]:
 
 def _complete(view: View, spec: str, seed: int) -> Action:
     """Return the compound action a bot chooses from ``view`` alone (a pass is chosen card by card)."""
-    player = make_bot(resolve_bot(spec), seed)
+    player = _bm_bot(resolve_bot(spec), seed)
     seat = view.seat
     assert seat is not None
     if view.phase == 1:
@@ -208,7 +213,7 @@ def bot_action(record: Mapping[str, Any], seat: int, spec: str, seed: int) -> di
     state = Record.from_json(record).replay()
     if state.is_over or state.to_act != seat:
         raise MustamaijaError(f"seat {seat} is not to act in this hand")
-    player = make_bot(resolve_bot(spec), seed)
+    player = _bm_bot(resolve_bot(spec), seed)
     start = state.nlog
     while state.nlog == start:
         state.apply(player.act(state.view(seat)))

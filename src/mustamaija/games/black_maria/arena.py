@@ -24,11 +24,17 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from mustamaija.core.protocol import Player
 from mustamaija.games.black_maria.play import play_state
-from mustamaija.games.black_maria.players import RandomPlayer, make_bot
 from mustamaija.games.black_maria.rules import Rules
 from mustamaija.games.black_maria.state import State
+from mustamaija.players.random import RandomPlayer
+from mustamaija.players.registry import make_bot as _make_bot
 from mustamaija.tournament.stats import Z95, paired_difference
+
+
+def _bm_bot(spec: str, seed: int | None = None) -> Player:
+    return _make_bot(spec, seed or 0, game="black-maria")  # type: ignore[no-any-return]
 
 __all__ = ["Comparison", "bench", "compare", "main", "mean_interval", "play_rotation"]
 
@@ -88,7 +94,7 @@ def play_rotation(lineup: Sequence[str], seed: int | str, rotation: int, rules: 
     """
     n = len(lineup)
     by_seat = [lineup[(s - rotation) % n] for s in range(n)]
-    bots = [make_bot(spec, seed=bot_seed * 64 + rotation * 8 + s) for s, spec in enumerate(by_seat)]
+    bots = [_bm_bot(spec, seed=bot_seed * 64 + rotation * 8 + s) for s, spec in enumerate(by_seat)]
     points = play_state(State.from_seed(n, seed, rules), bots).points()
     return tuple(points[(p + rotation) % n] for p in range(n))
 

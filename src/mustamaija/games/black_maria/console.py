@@ -16,10 +16,16 @@ from collections.abc import Callable, Sequence
 
 from mustamaija.core.cards import SUIT_SYMBOLS, card_symbol, cards_of, parse_cards
 from mustamaija.core.errors import CardError, IllegalActionError, MustamaijaError
-from mustamaija.games.black_maria.players import HeuristicPlayer, Player, make_bot
+from mustamaija.core.protocol import Player
+from mustamaija.games.black_maria.players import HeuristicPlayer
 from mustamaija.games.black_maria.rules import Rules
 from mustamaija.games.black_maria.session import Event, Table
 from mustamaija.games.black_maria.view import View
+from mustamaija.players.registry import make_bot as _make_bot
+
+
+def _bm_bot(spec: str, seed: int | None = None) -> Player:
+    return _make_bot(spec, seed or 0, game="black-maria")  # type: ignore[no-any-return]
 
 __all__ = ["hand_text", "main", "run_console"]
 
@@ -159,7 +165,7 @@ def run_console(players: int = 4, bots: str = "heuristic", seat: int = 0, rules:
     specs = [b.strip() for b in bots.split(",") if b.strip()] or ["heuristic"]
     seats: list[Player | None] = []
     for s in range(players):
-        seats.append(None if s == seat else make_bot(specs[(s - seat - 1) % players % len(specs)],
+        seats.append(None if s == seat else _bm_bot(specs[(s - seat - 1) % players % len(specs)],
                                                       seed=None if seed is None else seed * 16 + s))
     rules = rules or Rules(hands=None, target_score=50)
     table = Table(seats, rules, seed)

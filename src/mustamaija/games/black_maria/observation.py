@@ -14,31 +14,24 @@ True
 >>> from mustamaija.games.black_maria import State
 >>> s = State.from_seed(players=4, seed=1)
 >>> obs = np.zeros(OBS_SIZE, dtype=np.float32)
->>> SPEC.encode(s.view(s.to_act), obs)
->>> int(obs[:52].sum()), SPEC.utility_range(4, SPEC.make_rules("standard", {}))
+>>> encode(s.view(s.to_act), obs)
+>>> from mustamaija.core.registry import get_game
+>>> int(obs[:52].sum()), get_game("black-maria").utility_range(4, get_game("black-maria").make_rules())
 (13, (-43.0, 0.0))
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
-from dataclasses import fields
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from mustamaija.core.errors import RulesError
-from mustamaija.envs.game_spec import register_game
-from mustamaija.games.black_maria.actions import NUM_STEPS, step_name
-from mustamaija.games.black_maria.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_players, deal_size, in_play, pass_count
-from mustamaija.games.black_maria.sampling import sample_state
-from mustamaija.games.black_maria.state import State
+from mustamaija.core.observation import bits_of
+from mustamaija.games.black_maria.rules import MAX_PLAYERS
 from mustamaija.games.black_maria.view import View
-from mustamaija.games.mustamaija.observation import bits_of
 
-__all__ = ["MAX_SEATS", "OBS_SIZE", "PLANES", "SCALARS", "SPEC", "BlackMariaSpec", "offset"]
+__all__ = ["MAX_SEATS", "OBS_SIZE", "PLANES", "SCALARS", "encode", "offset"]
 
 MAX_SEATS: Final = MAX_PLAYERS
 """The most seats (B1: 7)."""
@@ -87,111 +80,32 @@ def offset(name: str) -> int:
     return _OFFSETS[name]
 
 
-class BlackMariaSpec:
-    """Black Maria as a :class:`~mustamaija.envs.game_spec.GameSpec`; one hand is one episode."""
-
-    name = "black_maria"
-    long_name = "Black Maria"
-    num_steps = NUM_STEPS
-    obs_size = OBS_SIZE
-    max_players = MAX_PLAYERS
-    min_players = MIN_PLAYERS
-    rule_defaults: Mapping[str, Any] = {f.name: getattr(Rules(), f.name) for f in fields(Rules)}
-    presets: Sequence[str] = ("standard",)
-
-    def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> Rules:
-        """Return the rules (``preset`` must be ``"standard"``: Black Maria has one rule set) with ``overrides``."""
-        if preset != "standard":
-            raise RulesError(f"unknown preset {preset!r} (Black Maria has one: 'standard'; change rules by name)")
-        return Rules().replace(**overrides) if overrides else Rules()
-
-    def check_players(self, rules: Rules, players: int) -> None:
-        """Raise :class:`~mustamaija.core.errors.RulesError` unless 3 to 7 players (B1)."""
-        check_players(players)
-
-    def new_deal(self, players: int, seed: int, rules: Rules) -> State:
-        """Deal a hand from a seed with ``State.from_seed``."""
-        return State.from_seed(players, seed, rules)
-
-    def deal_from_deck(self, players: int, deck: Sequence[int], dealer: int, rules: Rules) -> State:
-        """Deal a hand from the cards in play, top first, with ``State.deal``."""
-        return State.deal(players, deck, rules, dealer)
-
-    def encode(self, view: View, out: npt.NDArray[np.float32]) -> None:
-        """Write the observation of ``view`` (a seat's view) into the zeroed ``out``."""
-        n = view.players
-        me = view.seat if view.seat is not None else 0
-        seat_of = [(me + r) % n for r in range(n)]
-        trick = [0] * MAX_SEATS
-        for s, card in zip(view.trick_seats, view.trick, strict=True):
-            trick[(s - me) % n] = 1 << card
-        masks = [view.hand, view.passed, view.received, view.sel, view.played, view.unseen,
-                 *(view.known[seat_of[r]] if r < n else 0 for r in range(MAX_SEATS)),
-                 *(view.won[seat_of[r]] if r < n else 0 for r in range(MAX_SEATS)), *trick]
-        out[:_PLANES_END] = bits_of(masks).reshape(-1)
-        for r, s in enumerate(seat_of):
-            out[_OFFSETS["seated"] + r] = 1.0
-            out[_OFFSETS["hand_sizes"] + r] = view.hand_sizes[s] / 17
-            out[_OFFSETS["tricks"] + r] = view.tricks[s] / 17
-            out[_OFFSETS["reneges"] + r] = min(view.reneges[s] / 17, 1.0)
-            for suit in range(4):
-                if view.voids[s] >> suit & 1:
-                    out[_OFFSETS["voids"] + 4 * r + suit] = 1.0
-        out[_OFFSETS["phase"] + view.phase] = 1.0
-        if view.to_act >= 0:
-            out[_OFFSETS["to_act"] + (view.to_act - me) % n] = 1.0
-        if view.leader >= 0:
-            out[_OFFSETS["leader"] + (view.leader - me) % n] = 1.0
-        out[_OFFSETS["dealer"] + (view.dealer - me) % n] = 1.0
-        out[_OFFSETS["led"] + (view.led if view.led >= 0 else 4)] = 1.0
-        out[_OFFSETS["broken"]] = float(view.broken)
-        out[_OFFSETS["passes_made"]] = view.npassed / n
-
-    def returns(self, state: State) -> list[float]:
-        """Return minus each seat's penalty points, reneges included, once the hand is over (0 before)."""
-        if not state.is_over:
-            return [0.0] * state.players
-        return [-float(p) for p in state.points()]
-
-    def truncated(self, state: State) -> bool:
-        """Return False: a hand always ends."""
-        return False
-
-    def utility_range(self, players: int, rules: Rules) -> tuple[float, float]:
-        """Return (-43 - 10 a possible renege, 0): all the penalty cards, and a renege on every card in table mode."""
-        reneges = deal_size(players) if rules.allow_renege else 0
-        return -43.0 - 10.0 * reneges, 0.0
-
-    def deck(self, players: int) -> int:
-        """Return the cards in play (B1)."""
-        return in_play(players)
-
-    def resample(self, view: View, seed: int) -> State:
-        """Deal the unseen cards with :func:`~mustamaija.games.black_maria.sampling.sample_state`."""
-        return sample_state(view, random.Random(seed))
-
-    def make_bot(self, spec: str, seed: int) -> Any:
-        """Return a Black Maria bot (``random``, ``heuristic``, ``pimc:samples=N``)."""
-        from mustamaija.games.black_maria.players import make_bot
-
-        return make_bot(spec, seed)
-
-    def step_text(self, view: View) -> str:
-        """Return "": the view's text (hand, pass being chosen, trick, hearts) fixes the legal steps."""
-        return ""
-
-    def history_text(self, view: View) -> str:
-        """Return every card played so far (the passes are private; the view shows the seat's own)."""
-        return "; ".join(str(a) for a in view.plays)
-
-    def step_name(self, step: int) -> str:
-        """Return the card's name."""
-        return step_name(step)
-
-    def max_steps(self, players: int, rules: Rules) -> int:
-        """Return the steps of a hand: every pass card and every card played."""
-        return players * pass_count(players) + in_play(players).bit_count()
-
-
-SPEC: Final = BlackMariaSpec()
-register_game(SPEC)
+def encode(view: View, out: npt.NDArray[np.float32]) -> None:
+    """Write the observation of ``view`` (a seat's view) into the zeroed ``out``."""
+    n = view.players
+    me = view.seat if view.seat is not None else 0
+    seat_of = [(me + r) % n for r in range(n)]
+    trick = [0] * MAX_SEATS
+    for s, card in zip(view.trick_seats, view.trick, strict=True):
+        trick[(s - me) % n] = 1 << card
+    masks = [view.hand, view.passed, view.received, view.sel, view.played, view.unseen,
+             *(view.known[seat_of[r]] if r < n else 0 for r in range(MAX_SEATS)),
+             *(view.won[seat_of[r]] if r < n else 0 for r in range(MAX_SEATS)), *trick]
+    out[:_PLANES_END] = bits_of(masks).reshape(-1)
+    for r, s in enumerate(seat_of):
+        out[_OFFSETS["seated"] + r] = 1.0
+        out[_OFFSETS["hand_sizes"] + r] = view.hand_sizes[s] / 17
+        out[_OFFSETS["tricks"] + r] = view.tricks[s] / 17
+        out[_OFFSETS["reneges"] + r] = min(view.reneges[s] / 17, 1.0)
+        for suit in range(4):
+            if view.voids[s] >> suit & 1:
+                out[_OFFSETS["voids"] + 4 * r + suit] = 1.0
+    out[_OFFSETS["phase"] + view.phase] = 1.0
+    if view.to_act >= 0:
+        out[_OFFSETS["to_act"] + (view.to_act - me) % n] = 1.0
+    if view.leader >= 0:
+        out[_OFFSETS["leader"] + (view.leader - me) % n] = 1.0
+    out[_OFFSETS["dealer"] + (view.dealer - me) % n] = 1.0
+    out[_OFFSETS["led"] + (view.led if view.led >= 0 else 4)] = 1.0
+    out[_OFFSETS["broken"]] = float(view.broken)
+    out[_OFFSETS["passes_made"]] = view.npassed / n

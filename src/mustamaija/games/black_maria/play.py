@@ -1,6 +1,7 @@
 """Drivers: play one hand or a whole game between players, each seeing only its own view.
 
->>> from mustamaija.games.black_maria.players import HeuristicPlayer, RandomPlayer
+>>> from mustamaija.games.black_maria.players import HeuristicPlayer
+>>> from mustamaija.players.random import RandomPlayer
 >>> bots = [HeuristicPlayer(), RandomPlayer(seed=1), RandomPlayer(seed=2), RandomPlayer(seed=3)]
 >>> out = play_hand(bots, seed=7)
 >>> sum(out.points), len(out.record.actions)
@@ -24,7 +25,7 @@ from mustamaija.games.black_maria.rules import Rules
 from mustamaija.games.black_maria.state import State
 
 if TYPE_CHECKING:
-    from mustamaija.games.black_maria.players import Player
+    from mustamaija.core.protocol import Player
 
 __all__ = ["GameOutcome", "HandOutcome", "play_hand", "play_state", "run_match"]
 

@@ -23,11 +23,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from mustamaija.core.errors import RulesError
+from mustamaija.core.protocol import Player
 from mustamaija.games.black_maria.actions import Pass, Play
 from mustamaija.games.black_maria.deals import shuffled_deck
 from mustamaija.games.black_maria.legality import penalty_of
 from mustamaija.games.black_maria.match import HandResult, Match
-from mustamaija.games.black_maria.players import Player
 from mustamaija.games.black_maria.rules import Rules
 from mustamaija.games.black_maria.state import State
 from mustamaija.games.black_maria.view import View

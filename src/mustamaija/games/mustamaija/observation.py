@@ -18,29 +18,22 @@ True
 >>> from mustamaija import State
 >>> s = State.from_seed(players=3, seed=1)
 >>> obs = np.zeros(OBS_SIZE, dtype=np.float32)
->>> SPEC.encode(s.view(1), obs)
+>>> encode(s.view(1), obs)
 >>> int(obs[:52].sum()), (52 * obs[offset("hand_sizes"):offset("hand_sizes") + 4]).round().tolist()
 (5, [5.0, 5.0, 5.0, 0.0])
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
-from dataclasses import fields
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from mustamaija.envs.game_spec import register_game
-from mustamaija.games.mustamaija.actions import NUM_STEPS, step_name
-from mustamaija.games.mustamaija.rules import PRESETS, Rules
-from mustamaija.games.mustamaija.sampling import sample_state
-from mustamaija.games.mustamaija.state import State
+from mustamaija.core.observation import bits_of
 from mustamaija.games.mustamaija.view import View
 
-__all__ = ["MAX_SEATS", "OBS_SIZE", "PLANES", "SCALARS", "SPEC", "MustamaijaSpec", "offset"]
+__all__ = ["MAX_SEATS", "OBS_SIZE", "PLANES", "SCALARS", "encode", "offset"]
 
 MAX_SEATS: Final = 8
 """The most seats any rule set allows (V1: 8 with hand size 3 or 6)."""
@@ -93,133 +86,37 @@ def offset(name: str) -> int:
     return _OFFSETS[name]
 
 
-_BITS: Final = np.arange(52, dtype=np.uint64)
 _PLANES_END: Final = 52 * len(PLANES)
 
 
-def bits_of(masks: list[int]) -> npt.NDArray[np.uint64]:
-    """Return 52-bit masks unpacked, one row of 52 zeros and ones per mask (one numpy operation for all)."""
-    return (np.array(masks, dtype=np.uint64)[:, None] >> _BITS) & np.uint64(1)
-
-
-RULE_DEFAULTS: Final[dict[str, Any]] = {f.name: getattr(Rules(), f.name) for f in fields(Rules)}
-
-
-class MustamaijaSpec:
-    """Mustamaija (Part 1 of RULES.md) as a :class:`~mustamaija.envs.game_spec.GameSpec`."""
-
-    name = "mustamaija"
-    long_name = "Mustamaija"
-    num_steps = NUM_STEPS
-    obs_size = OBS_SIZE
-    max_players = MAX_SEATS
-    min_players = 2
-    rule_defaults: Mapping[str, Any] = RULE_DEFAULTS
-    presets: Sequence[str] = tuple(PRESETS)
-
-    def make_rules(self, preset: str, overrides: Mapping[str, Any]) -> Rules:
-        """Return the preset's rules with ``overrides`` (rule keys of FORMATS.md) applied."""
-        base = Rules.preset(preset)
-        return base.replace(**overrides) if overrides else base
-
-    def check_players(self, rules: Rules, players: int) -> None:
-        """Raise :class:`~mustamaija.core.errors.RulesError` unless the player count fits (V1)."""
-        rules.check_players(players)
-
-    def new_deal(self, players: int, seed: int, rules: Rules) -> State:
-        """Deal from a seed with ``State.from_seed``."""
-        return State.from_seed(players, seed, rules)
-
-    def deal_from_deck(self, players: int, deck: Sequence[int], dealer: int, rules: Rules) -> State:
-        """Deal from an explicit deck with ``State.deal``."""
-        return State.deal(players, deck, rules, dealer)
-
-    def encode(self, view: View, out: npt.NDArray[np.float32]) -> None:
-        """Write the observation of ``view`` (a seat's view) into the zeroed ``out``."""
-        n = view.players
-        me = view.seat if view.seat is not None else 0
-        beaten = 0
-        for led, _ in view.pairs:
-            beaten |= 1 << led
-        talon_known = 0
-        for _, card in view.talon_known:
-            talon_known |= 1 << card
-        known = [view.known[(me + r) % n] if r < n else 0 for r in range(MAX_SEATS)]
-        trump_card = 1 << view.trump_card if view.trump_card >= 0 else 0
-        masks = [view.hand, view.sel, view.led, view.rem, beaten, view.used, view.discard, view.unseen, talon_known,
-                 trump_card, view.revealed, *known]
-        out[:_PLANES_END] = bits_of(masks).reshape(-1)
-        for s in range(n):
-            r = (s - me) % n
-            out[_OFFSETS["hand_sizes"] + r] = view.hand_sizes[s] / 52
-            out[_OFFSETS["seated"] + r] = 1.0
-        for s in view.out:
-            out[_OFFSETS["out"] + (s - me) % n] = 1.0
-        out[_OFFSETS["phase"] + view.phase] = 1.0
-        out[_OFFSETS["trump"] + (view.trump if view.trump >= 0 else 4)] = 1.0
-        out[_OFFSETS["declarer"] + ((view.declarer - me) % n if 0 <= view.declarer < n else MAX_SEATS)] = 1.0
-        out[_OFFSETS["attacker"] + (view.attacker - me) % n] = 1.0
-        out[_OFFSETS["defender"] + (view.defender - me) % n] = 1.0
-        if view.to_act >= 0:
-            out[_OFFSETS["to_act"] + (view.to_act - me) % n] = 1.0
-        out[_OFFSETS["talon_size"]] = view.talon_size / 52
-        out[_OFFSETS["limit"]] = min(view.limit, 52) / 52
-        out[_OFFSETS["turns"]] = min(view.turns / view.rules.max_turns, 1.0)
-
-    def returns(self, state: State) -> list[float]:
-        """Return -1 for the loser and 0 for everybody else; all 0 until the end and for a stopped deal (M21)."""
-        out = [0.0] * state.n
-        if state.loser >= 0:
-            out[state.loser] = -1.0
-        return out
-
-    def truncated(self, state: State) -> bool:
-        """Return whether M21 stopped the deal."""
-        return state.stopped
-
-    def utility_range(self, players: int, rules: Rules) -> tuple[float, float]:
-        """Return (-1, 0): only the loser scores."""
-        return -1.0, 0.0
-
-    def deck(self, players: int) -> int:
-        """Return every card: Mustamaija deals the whole pack."""
-        return (1 << 52) - 1
-
-    def resample(self, view: View, seed: int) -> State:
-        """Deal the unseen cards uniformly with :func:`~mustamaija.games.mustamaija.sampling.sample_state`."""
-        return sample_state(view, random.Random(seed))
-
-    def make_bot(self, spec: str, seed: int) -> Any:
-        """Return a bot from the registry of :mod:`mustamaija.players.registry`."""
-        from mustamaija.players.registry import make_bot
-
-        return make_bot(spec, seed)
-
-    def step_text(self, view: View) -> str:
-        """Return the led cards still undecided, the pairs so far and the lead limit, for the seat to act.
-
-        ``View.render`` shows beaten led cards but not which ones the defender
-        has already left: two defences that differ only in that have different
-        legal steps, so a search keyed on the text must tell them apart.
-        """
-        if not view.my_turn:
-            return ""
-        pairs = " ".join(f"{step_name(a)}/{step_name(b)}" for a, b in view.pairs) or "-"
-        undecided = " ".join(step_name(c) for c in range(52) if view.rem >> c & 1) or "-"
-        return f"\nundecided: {undecided} | pairs: {pairs} | limit {view.limit}"
-
-    def history_text(self, view: View) -> str:
-        """Return every compound action taken so far (all are public)."""
-        return "; ".join(str(a) for a in view.history)
-
-    def step_name(self, step: int) -> str:
-        """Return the step's name: a card, ``stop`` or ``declare X``."""
-        return step_name(step)
-
-    def max_steps(self, players: int, rules: Rules) -> int:
-        """Return a bound on the steps of a deal: a turn takes at most 14 lead and 14 defence steps, plus declarations."""
-        return rules.max_turns * 28 + 8
-
-
-SPEC: Final = MustamaijaSpec()
-register_game(SPEC)
+def encode(view: View, out: npt.NDArray[np.float32]) -> None:
+    """Write the observation of ``view`` (a seat's view) into the zeroed ``out``."""
+    n = view.players
+    me = view.seat if view.seat is not None else 0
+    beaten = 0
+    for led, _ in view.pairs:
+        beaten |= 1 << led
+    talon_known = 0
+    for _, card in view.talon_known:
+        talon_known |= 1 << card
+    known = [view.known[(me + r) % n] if r < n else 0 for r in range(MAX_SEATS)]
+    trump_card = 1 << view.trump_card if view.trump_card >= 0 else 0
+    masks = [view.hand, view.sel, view.led, view.rem, beaten, view.used, view.discard, view.unseen, talon_known,
+             trump_card, view.revealed, *known]
+    out[:_PLANES_END] = bits_of(masks).reshape(-1)
+    for s in range(n):
+        r = (s - me) % n
+        out[_OFFSETS["hand_sizes"] + r] = view.hand_sizes[s] / 52
+        out[_OFFSETS["seated"] + r] = 1.0
+    for s in view.out:
+        out[_OFFSETS["out"] + (s - me) % n] = 1.0
+    out[_OFFSETS["phase"] + view.phase] = 1.0
+    out[_OFFSETS["trump"] + (view.trump if view.trump >= 0 else 4)] = 1.0
+    out[_OFFSETS["declarer"] + ((view.declarer - me) % n if 0 <= view.declarer < n else MAX_SEATS)] = 1.0
+    out[_OFFSETS["attacker"] + (view.attacker - me) % n] = 1.0
+    out[_OFFSETS["defender"] + (view.defender - me) % n] = 1.0
+    if view.to_act >= 0:
+        out[_OFFSETS["to_act"] + (view.to_act - me) % n] = 1.0
+    out[_OFFSETS["talon_size"]] = view.talon_size / 52
+    out[_OFFSETS["limit"]] = min(view.limit, 52) / 52
+    out[_OFFSETS["turns"]] = min(view.turns / view.rules.max_turns, 1.0)

@@ -1,65 +1,35 @@
-"""Black Maria players: a view goes in, one step comes out; and a small registry of bot specs.
+"""Black Maria's own bots: the heuristic and PIMC over it (a view goes in, one step comes out).
 
->>> make_bot("heuristic").name, make_bot("pimc:samples=8", seed=2).samples
-('heuristic', 8)
+The uniformly random player serves every game (:mod:`mustamaija.players.random`).
+
+>>> sorted(BOTS)
+['heuristic', 'pimc']
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Final
 
-from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.protocol import BotFactory
 from mustamaija.games.black_maria.players.heuristic import HeuristicPlayer, heuristic_step
 from mustamaija.games.black_maria.players.pimc import PimcPlayer
-from mustamaija.games.black_maria.players.random import RandomPlayer
-from mustamaija.games.black_maria.view import View
 
-__all__ = ["BOTS", "HeuristicPlayer", "PimcPlayer", "Player", "RandomPlayer", "heuristic_step", "make_bot"]
+__all__ = ["BOTS", "HeuristicPlayer", "PimcPlayer", "heuristic_step"]
 
 
-@runtime_checkable
-class Player(Protocol):
-    """Something that chooses a legal step for the seat whose view it is given (views only)."""
-
-    name: str
-
-    def act(self, view: View) -> int:
-        """Return a legal step for ``view.seat``."""
-        ...
+def _heuristic(params: Mapping[str, Any], seed: int) -> HeuristicPlayer:
+    if params:
+        raise ValueError(f"the Black Maria heuristic takes no parameters, got {', '.join(params)}")
+    return HeuristicPlayer()
 
 
-BOTS: dict[str, Callable[[dict[str, Any], int | None], Player]] = {
-    "random": lambda params, seed: RandomPlayer(seed=seed),
-    "heuristic": lambda params, seed: HeuristicPlayer(),
-    "pimc": lambda params, seed: PimcPlayer(seed=seed, **params),
+def _pimc(params: Mapping[str, Any], seed: int) -> PimcPlayer:
+    return PimcPlayer(seed=seed, **params)
+
+
+BOTS: Final[Mapping[str, tuple[BotFactory, str]]] = {
+    "heuristic": (_heuristic, "the strategy notes of RULES.md Part 2: pass and play by rules of thumb"),
+    "pimc": (_pimc, "Perfect Information Monte Carlo over sampled deals, finished by the heuristic (samples=N)"),
 }
-"""Bot factories of (parameters, seed) by name; ``bm-<name>`` is the spec the library-wide registry should use."""
-
-
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def make_bot(spec: str, seed: int | None = None) -> Player:
-    """Return a fresh player from a spec ``name`` or ``name:key=value:…`` (an optional ``bm-`` prefix is ignored)."""
-    name, *parts = spec.split(":")
-    name = name.removeprefix("bm-")
-    if name not in BOTS:
-        raise MustamaijaError(f"unknown Black Maria bot {name!r} (known bots: {', '.join(BOTS)})")
-    params = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep:
-            raise MustamaijaError(f"bad bot parameter {part!r} in {spec!r}: expected key=value")
-        params[key] = _value(value)
-    try:
-        return BOTS[name](params, seed)
-    except TypeError as e:
-        raise MustamaijaError(f"bad parameters for bot {name!r}: {e}") from None
+"""Bot name -> (factory, one-line description)."""

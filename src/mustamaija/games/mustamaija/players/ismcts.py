@@ -81,7 +81,6 @@ __all__ = [
     "best_step",
     "grow_tree",
     "iterations_per_second",
-    "register",
     "rollout_policy",
     "search_once",
     "state_context",
@@ -599,27 +598,3 @@ def make_ismcts(params: Mapping[str, Any], seed: int) -> ISMCTSPlayer:
 def make_open_hand(params: Mapping[str, Any], seed: int) -> OpenHandPlayer:
     """Build an :class:`OpenHandPlayer` from the same parameters."""
     return OpenHandPlayer(seed=seed, **read_params(params, PARAMS, "open-hand"))
-
-
-_DESCRIPTIONS: Final = {
-    "ismcts": "information set MCTS on the view (iters, time, workers, c, rollout, depth, solver, reuse)",
-    "open-hand": "the same search on the true state: sees every card, an upper bound for experiments only",
-}
-
-
-def register(registry_fn: Callable[..., object]) -> None:
-    """Register ``ismcts`` and ``open-hand`` with a ``register_bot(name, factory)`` function."""
-    registry_fn("ismcts", make_ismcts)
-    registry_fn("open-hand", make_open_hand)
-
-
-def _register_with_the_registry() -> None:
-    try:
-        from mustamaija.players.registry import register_bot
-    except ImportError:  # pragma: no cover - the registry is optional
-        return
-    for name, factory in (("ismcts", make_ismcts), ("open-hand", make_open_hand)):
-        register_bot(name, factory, description=_DESCRIPTIONS[name])
-
-
-_register_with_the_registry()

@@ -339,16 +339,3 @@ def make_pimc(params: Mapping[str, Any], seed: int) -> PIMCPlayer:
 def make_open_hand_pimc(params: Mapping[str, Any], seed: int) -> OpenHandPIMCPlayer:
     """Build an :class:`OpenHandPIMCPlayer` from the same parameters."""
     return OpenHandPIMCPlayer(seed=seed, **read_params(params, PARAMS, "open-hand-pimc"))
-
-
-def _register_with_the_registry() -> None:
-    from mustamaija.players.registry import register_bot
-
-    register_bot("pimc", make_pimc, description=(
-        "Monte Carlo search: the heuristic's candidate actions played out by the heuristic on sampled deals "
-        "(iters, time, workers, solver)"))
-    register_bot("open-hand-pimc", make_open_hand_pimc, description=(
-        "the same search on the true state: sees every card, an upper bound for experiments only"))
-
-
-_register_with_the_registry()

@@ -1,0 +1,326 @@
+"""The game protocol: what every game plugged into the stack provides, and what the layers above may use.
+
+A game is one package under ``mustamaija.games`` (or in another
+distribution, registered through the ``mustamaija.games`` entry point) whose
+``game`` module builds one object satisfying :class:`Game` and registers it
+with :func:`mustamaija.core.registry.register_game`. Players, search,
+tournaments, replay, the command line, the terminal, the web app and the
+research adapters work through this protocol only; none of them names a game.
+
+The protocol has four parts, after OpenSpiel's game/state/observer split:
+
+* :class:`Game`: the description of a game and the operations that need no
+  state: rules and presets, dealing, records, results, the step space, the
+  observation, sampling for search, the bots and the text front ends show.
+* :class:`GameState`: the true state of one deal, mutable with cheap copies,
+  driven a step at a time (``legal_mask``, ``apply``) or a compound action at
+  a time (``verify``, ``can_play``, ``play``).
+* :class:`GameView`: what one seat (or a spectator) may know, built by the
+  game's single visibility function ``state.view(seat)``. It is the only
+  thing players, clients and logs are given.
+* :class:`GameAction`: a frozen compound action with ``seat`` and ``to_json``.
+
+Steps are small integers ``0 <= step < game.num_steps``: the
+card-at-a-time decomposition that search and learning code use, with one
+fixed action space per game. Compound actions are what records hold.
+
+>>> from mustamaija.core.registry import get_game
+>>> game = get_game("black-maria")
+>>> isinstance(game, Game), game.title, game.num_steps
+(True, 'Black Maria', 52)
+>>> s = game.deal(4, seed=3)
+>>> isinstance(s, GameState), isinstance(s.view(0), GameView)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # numpy comes with the research extra; the core does not need it to run.
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["BotFactory", "Game", "GameAction", "GameRecord", "GameState", "GameView", "Player", "ResultKind"]
+
+ResultKind = Literal["loss", "points"]
+"""How a deal is scored between bots: one seat loses (a loss rate), or every seat takes penalty points (a mean)."""
+
+BotFactory = Callable[[Mapping[str, Any], int], Any]
+"""A function of (spec parameters, seed) returning a fresh player of one game."""
+
+
+@runtime_checkable
+class GameAction(Protocol):
+    """A compound action of a record: frozen, with the acting seat and its JSON form (FORMATS.md)."""
+
+    @property
+    def seat(self) -> int:
+        """Return the seat that acts."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the action as a record's JSON object."""
+
+
+@runtime_checkable
+class GameView(Protocol):
+    """What one seat, or a spectator (seat ``None``), may know of a deal."""
+
+    @property
+    def seat(self) -> int | None:
+        """Return the viewer's seat, ``None`` for a spectator."""
+
+    @property
+    def players(self) -> int:
+        """Return the number of seats."""
+
+    @property
+    def to_act(self) -> int:
+        """Return the seat to act, -1 once the deal is over."""
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether the deal is over."""
+
+    @property
+    def hand(self) -> int:
+        """Return the viewer's hand as a card mask (0 for a spectator)."""
+
+    @property
+    def hand_sizes(self) -> Sequence[int]:
+        """Return every seat's number of cards."""
+
+    def legal_mask(self) -> int:
+        """Return the viewer's legal steps as a mask (0 unless it is the viewer's turn)."""
+
+    def legal_actions(self) -> list[int]:
+        """Return the viewer's legal steps in rising order."""
+
+    def render(self) -> str:
+        """Return the view as plain text, one fact a line."""
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Something that chooses a legal step for the seat whose view it is given (views only, never the state)."""
+
+    name: str
+
+    def act(self, view: Any) -> int:
+        """Return a legal step for ``view.seat``."""
+        ...
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """The whole truth of one deal: mutable, cheap to copy, driven by steps or compound actions."""
+
+    @property
+    def players(self) -> int:
+        """Return the number of seats."""
+
+    @property
+    def to_act(self) -> int:
+        """Return the seat to act, -1 once the deal is over."""
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether the deal is over."""
+
+    @property
+    def in_progress(self) -> bool:
+        """Return whether the actor has taken steps of a compound action that is not yet complete."""
+
+    @property
+    def phase_name(self) -> str:
+        """Return the name of the phase (``"lead"``, ``"pass"``, ``"over"``…)."""
+
+    @property
+    def hands(self) -> list[int]:
+        """Return every seat's hand as a card mask."""
+
+    def copy(self) -> Any:
+        """Return an independent copy."""
+
+    def view(self, seat: int | None) -> Any:
+        """Return what ``seat`` may know (``None``: a spectator): the game's one visibility function."""
+
+    def legal_mask(self) -> int:
+        """Return the legal steps as a mask."""
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal steps in rising order."""
+
+    def verify_step(self, step: int) -> None:
+        """Raise :class:`~mustamaija.core.errors.IllegalActionError` naming the rule unless ``step`` is legal."""
+
+    def can_step(self, step: int) -> bool:
+        """Return whether ``step`` is legal now."""
+
+    def apply(self, step: int) -> None:
+        """Take one step in place; an illegal step raises and changes nothing."""
+
+    def actions(self) -> list[Any]:
+        """Return the compound actions taken so far, oldest first."""
+
+    def verify(self, action: Any) -> None:
+        """Raise :class:`~mustamaija.core.errors.IllegalActionError` unless the compound action is legal now."""
+
+    def can_play(self, action: Any) -> bool:
+        """Return whether the compound action is legal now."""
+
+    def play(self, action: Any) -> None:
+        """Take a compound action in place, after checking it."""
+
+
+@runtime_checkable
+class GameRecord(Protocol):
+    """A deal as the interchange format stores it: the deck, the dealer, the rules and the compound actions."""
+
+    players: int
+    dealer: int
+    actions: tuple[Any, ...]
+    extra: Mapping[str, Any]
+
+    @property
+    def rules(self) -> Any:
+        """Return the rule set."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the record as a JSON object."""
+
+    def dumps(self, indent: int | None = None) -> str:
+        """Return the record as JSON text."""
+
+    def start(self) -> Any:
+        """Return the state before the first action."""
+
+    def replay(self) -> Any:
+        """Return the state after every action, checking each (a :class:`RecordError` names the first bad one)."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game: its description and every operation of it that the layers above need."""
+
+    name: str
+    """The registry key, the ``game`` of its records and the ``--game`` of the command line (``"black-maria"``)."""
+    title: str
+    """The name people read (``"Black Maria"``)."""
+    env_name: str
+    """The name as an identifier, for PettingZoo, Gymnasium and OpenSpiel ids (``"black_maria"``)."""
+    record_format: str
+    """The ``format`` of its records (``"black-maria-record/1"``)."""
+    min_players: int
+    max_players: int
+    num_steps: int
+    """The size of the fixed step space."""
+    obs_size: int
+    """The length of the observation vector (sized for :attr:`max_players`)."""
+    presets: Sequence[str]
+    """The named rule sets; the first is the default."""
+    rule_defaults: Mapping[str, Any]
+    """Every rule option with its default value."""
+    result_kind: ResultKind
+    """How tournaments score a deal: ``"loss"`` (:meth:`scores` is 1 for the loser) or ``"points"``."""
+    levels: Mapping[str, str]
+    """Strength levels (``easy``, ``medium``, ``hard``, ``expert``) and the bot spec each stands for."""
+    long_name: str
+    """The same as :attr:`title` (OpenSpiel's word)."""
+
+    # -- rules ---------------------------------------------------------------------
+
+    def make_rules(self, preset: str | None = None, overrides: Mapping[str, Any] | None = None) -> Any:
+        """Return the rules of ``preset`` (the default preset for ``None``) with ``overrides``, validated."""
+
+    def rules_from_json(self, obj: object) -> Any:
+        """Return the rule set of a JSON object (missing keys take their defaults); raise ``RulesError``."""
+
+    def check_players(self, rules: Any, players: int) -> None:
+        """Raise :class:`~mustamaija.core.errors.RulesError` unless ``players`` can play these rules."""
+
+    # -- dealing -------------------------------------------------------------------
+
+    def deal(self, players: int, seed: int | str, rules: Any = None) -> Any:
+        """Deal from a seed (deck and dealer); the same seed deals the same on every machine."""
+
+    def deal_from_deck(self, players: int, deck: Sequence[int], dealer: int, rules: Any = None) -> Any:
+        """Deal from an explicit deck, top card first."""
+
+    def deck(self, players: int) -> int:
+        """Return the mask of the cards dealt."""
+
+    # -- results -------------------------------------------------------------------
+
+    def returns(self, state: Any) -> list[float]:
+        """Return every seat's reward for the deal (all 0 while it is not over); higher is better."""
+
+    def scores(self, state: Any) -> list[float] | None:
+        """Return the tournament figure of every seat (lower is better), ``None`` for a deal stopped unfinished."""
+
+    def truncated(self, state: Any) -> bool:
+        """Return whether a deal that is over was stopped unfinished (no result)."""
+
+    def utility_range(self, players: int, rules: Any) -> tuple[float, float]:
+        """Return the worst and the best reward of a deal."""
+
+    def outcome_text(self, state: Any) -> str:
+        """Return one line saying how the deal ended (or that it goes on)."""
+
+    # -- search --------------------------------------------------------------------
+
+    def sample(self, view: Any, rng: random.Random) -> Any:
+        """Return a full state drawn uniformly among those ``view`` cannot tell apart; its view equals ``view``."""
+
+    def resample(self, view: Any, seed: int) -> Any:
+        """Return :meth:`sample` with ``random.Random(seed)``."""
+
+    # -- records -------------------------------------------------------------------
+
+    def is_record(self, obj: object) -> bool:
+        """Return whether a parsed JSON object is a record of this game (by its format)."""
+
+    def load_record(self, obj: object) -> Any:
+        """Return the record of a JSON object or text; raise ``FormatError`` naming the problem."""
+
+    def record_of(self, state: Any, **extra: Any) -> Any:
+        """Return the record of a dealt state with every action taken so far."""
+
+    def action_from_json(self, obj: object, players: int | None = None) -> Any:
+        """Return the compound action of a record's JSON action; raise ``FormatError``."""
+
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        """Return the state as the ``replay --json`` object of FORMATS.md."""
+
+    # -- steps and observations ----------------------------------------------------
+
+    def step_name(self, step: int) -> str:
+        """Return a short readable name of a step."""
+
+    def max_steps(self, players: int, rules: Any) -> int:
+        """Return an upper bound on the steps of a deal."""
+
+    def encode(self, view: Any, out: npt.NDArray[np.float32]) -> None:
+        """Write the observation of ``view`` into ``out`` (zeroed, length :attr:`obs_size`)."""
+
+    def step_text(self, view: Any) -> str:
+        """Return what the view's text leaves out of an action being chosen step by step ("" if nothing)."""
+
+    def history_text(self, view: Any) -> str:
+        """Return the actions the view's seat has seen, oldest first, as one line."""
+
+    # -- players and front ends ----------------------------------------------------
+
+    def bots(self) -> Mapping[str, tuple[BotFactory, str]]:
+        """Return this game's own bots: name -> (factory, one-line description)."""
+
+    def describe_action(self, action: Any) -> str:
+        """Return a compound action in words (``"seat 1 beats 9H with JH"``)."""
+
+    def narrate(self, record: Any) -> list[str]:
+        """Return a record told turn by turn, one line each, every hand visible."""
+
+    def renderer(self, front_end: str) -> str | None:
+        """Return the ``module:attribute`` of this game's renderer for a front end (``"tui"``, ``"web"``), if any."""
