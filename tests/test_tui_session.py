@@ -13,7 +13,7 @@ from mustamaija.core.errors import CardError, IllegalActionError, MustamaijaErro
 from mustamaija.games.mustamaija import Beat, Lead, Rules, State, deck_for_hands, sample_state
 from mustamaija.games.mustamaija.record import Record
 from mustamaija.games.mustamaija.state import DEFEND, LEAD
-from mustamaija.tui.bots import make_player, resolve_level, split_bots
+from mustamaija.players.levels import make_player, resolve_level, split_bots
 from mustamaija.tui.commands import parse_command
 from mustamaija.tui.describe import explain_error, sort_hand
 from mustamaija.tui.hints import suggest
@@ -324,7 +324,7 @@ def test_bot_levels() -> None:
     assert resolve_level("easy") == "random" and resolve_level("Expert") == "pimc:time=2"
     assert make_player("medium", 1).name == "heuristic"
     assert split_bots("easy,medium", 3) == ["easy", "medium"]
-    with pytest.raises(MustamaijaError, match="unknown bot 'nobody'"):
+    with pytest.raises(MustamaijaError, match="unknown Mustamaija bot 'nobody'"):
         make_player("nobody", 1)
     with pytest.raises(MustamaijaError, match="need 3"):
         split_bots("a,b", 4)

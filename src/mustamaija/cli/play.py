@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     """Open the game."""
     if args.game == "black-maria":
         return _run_black_maria(args)
-    from mustamaija.tui.bots import split_bots
+    from mustamaija.players.levels import split_bots
     from mustamaija.tui.session import AUTOSAVE, GameSession, MatchConfig
 
     direct = any(v is not None for v in (args.players, args.bots, args.preset, args.seed, args.load)) or bool(args.rule)

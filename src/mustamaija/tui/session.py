@@ -39,8 +39,8 @@ from mustamaija.games.mustamaija.record import Record
 from mustamaija.games.mustamaija.rules import Rules
 from mustamaija.games.mustamaija.state import DEFEND, LEAD, State
 from mustamaija.players.base import Player
+from mustamaija.players.levels import describe_bot, make_player
 from mustamaija.players.random import RandomPlayer
-from mustamaija.tui.bots import describe_bot, make_player
 from mustamaija.tui.commands import Command, parse_command
 from mustamaija.tui.describe import cards_text, describe_action, rules_name, trump_text
 

@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 from mustamaija.core.cards import SUIT_SYMBOLS
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.games.mustamaija.rules import PRESETS, Rules
-from mustamaija.tui.bots import bot_choices
+from mustamaija.players.levels import bot_choices
 from mustamaija.tui.describe import explain_error, rules_name
 from mustamaija.tui.host import host
 from mustamaija.tui.session import BOT_NAMES, GameSession, MatchConfig

@@ -22,7 +22,7 @@ from typing import Any, Final
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.games.black_maria.record import is_record as is_bm_record
 from mustamaija.games.mustamaija.record import Record
-from mustamaija.tui.bots import LEVELS, describe_bot, make_player, resolve_level
+from mustamaija.players.levels import describe_bot, levels, make_player, resolve_level
 from mustamaija.web.errors import ApiError
 
 __all__ = ["CHEAP_BOTS", "BotRunner", "bot_action", "check_bot", "levels_json"]
@@ -34,7 +34,7 @@ CHEAP_BOTS: Final = ("random", "heuristic")
 def check_bot(spec: object) -> str:
     """Return a bot level or spec if a bot can be made from it; otherwise raise ``bad_bot``."""
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
-        raise ApiError("bad_bot", f"a bot must be a level ({', '.join(LEVELS)}) or a bot spec, not {spec!r}")
+        raise ApiError("bad_bot", f"a bot must be a level ({', '.join(levels())}) or a bot spec, not {spec!r}")
     try:
         make_player(spec, 0)
     except (MustamaijaError, ImportError, TypeError, ValueError) as e:
@@ -47,7 +47,7 @@ def levels_json() -> dict[str, Any]:
     from mustamaija.players.registry import bot_names
 
     return {
-        "levels": [{"level": k, "spec": v, "label": describe_bot(k)} for k, v in LEVELS.items()],
+        "levels": [{"level": k, "spec": v, "label": describe_bot(k)} for k, v in levels().items()],
         "bots": bot_names(),
     }
 
