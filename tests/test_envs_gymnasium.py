@@ -89,7 +89,7 @@ def test_arguments_are_checked() -> None:
         SingleAgentEnv(players=3, opponents=["random"])
     with pytest.raises(ValueError, match="bad seat 3"):
         SingleAgentEnv(players=3, seat=3)
-    with pytest.raises(MustamaijaError, match="unknown bot 'nobody'"):
+    with pytest.raises(MustamaijaError, match="unknown Mustamaija bot 'nobody'"):
         SingleAgentEnv(players=3, opponents="nobody")
     with pytest.raises(ValueError, match="bad illegal_action 'ignore'"):
         SingleAgentEnv(illegal_action="ignore")

@@ -107,7 +107,7 @@ def test_registry_makes_the_builtin_bots_and_rejects_unknown_ones() -> None:
     assert {"random", "heuristic"} <= set(bot_names())
     assert make_bot("random", 1).name == "random"
     assert make_bot("heuristic:end_suit=0.5", 1).name == "heuristic"
-    with pytest.raises(MustamaijaError, match="unknown bot 'nobody'"):
+    with pytest.raises(MustamaijaError, match="unknown Mustamaija bot 'nobody'"):
         make_bot("nobody", 1)
     with pytest.raises(MustamaijaError, match="no_such_weight"):
         make_bot("heuristic:no_such_weight=1", 1)
@@ -262,4 +262,4 @@ def test_cli_table_rules_json_and_errors(tmp_path: Path) -> None:
     bad = _cli("tournament", "--players", "3", "--bots", "heuristic,random", cwd=tmp_path)
     assert bad.returncode == 2 and "one bot spec per seat" in bad.stderr
     unknown = _cli("tournament", "--players", "2", "--bots", "nobody,random", "--deals", "1", cwd=tmp_path)
-    assert unknown.returncode == 2 and "unknown bot 'nobody'" in unknown.stderr
+    assert unknown.returncode == 2 and "unknown Mustamaija bot 'nobody'" in unknown.stderr

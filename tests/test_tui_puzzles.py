@@ -156,7 +156,7 @@ def test_cli_play_refuses_without_a_terminal(tmp_path: Path) -> None:
     r = play("--players", "9")
     assert r.returncode == 2 and "V1: 9 players cannot play with hand size 5" in r.stderr
     r = play("--players", "3", "--bots", "nobody")
-    assert r.returncode == 2 and "unknown bot 'nobody'" in r.stderr
+    assert r.returncode == 2 and "unknown Mustamaija bot 'nobody'" in r.stderr
     r = play("--rule", "hand_size=4")
     assert r.returncode == 2 and "bad value 4 for rule 'hand_size'" in r.stderr
     bad = run_cli("01", "--answer", "2C 2D", cwd=tmp_path)
