@@ -12,9 +12,10 @@ Points this hand: seat 0 19, seat 1 7, seat 2 17
 from __future__ import annotations
 
 from mustamaija.core.cards import card_symbol, cards_of
+from mustamaija.core.records import play_indexed
 from mustamaija.games.black_maria.actions import Pass
 from mustamaija.games.black_maria.legality import penalty_of
-from mustamaija.games.black_maria.record import Record, play_indexed
+from mustamaija.games.black_maria.record import Record
 from mustamaija.games.black_maria.rules import removed_cards
 
 __all__ = ["narrate"]

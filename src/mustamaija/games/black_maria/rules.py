@@ -14,13 +14,12 @@ mustamaija.core.errors.RulesError: unknown rule key 'target' (known keys: allow_
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from mustamaija.core.cards import ALL_CARDS, parse_cards
 from mustamaija.core.errors import RulesError
+from mustamaija.core.rules import RuleSet
 
 __all__ = [
     "MAX_PLAYERS",
@@ -81,7 +80,7 @@ def pass_count(players: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(RuleSet):
     """A Black Maria rule set: the FORMATS.md keys; the defaults are the strict game to 50.
 
     ``target_score`` ends a series once a seat's total reaches it (null: no
@@ -101,31 +100,6 @@ class Rules:
                 raise RulesError(f"bad value {value!r} for rule {key!r}: expected a positive integer or null")
         if not isinstance(self.allow_renege, bool):
             raise RulesError(f"bad value {self.allow_renege!r} for rule 'allow_renege': expected true or false")
-
-    @classmethod
-    def from_json(cls, obj: Mapping[str, Any] | None) -> Rules:
-        """Build a rule set from its JSON object; missing keys take their defaults."""
-        if obj is None:
-            return cls()
-        if not isinstance(obj, Mapping):
-            raise RulesError(f"rules must be a JSON object, not {type(obj).__name__}")
-        known = {f.name for f in dataclasses.fields(cls)}
-        for key in obj:
-            if key not in known:
-                raise RulesError(f"unknown rule key {key!r} (known keys: {', '.join(sorted(known))})")
-        return cls(**dict(obj))
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the JSON object with every key.
-
-        >>> Rules().to_json()
-        {'target_score': 50, 'hands': None, 'allow_renege': False}
-        """
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-    def replace(self, **changes: Any) -> Rules:
-        """Return a copy with some keys changed, validated."""
-        return Rules.from_json({**self.to_json(), **changes})
 
     def describe(self) -> str:
         """Return a one-line human summary.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from mustamaija.core.cards import card_symbol, cards_of
+from mustamaija.core.records import play_indexed
 from mustamaija.games.mustamaija.actions import Beat, Declare, Lead
 from mustamaija.games.mustamaija.record import Record
 from mustamaija.games.mustamaija.rules import PRESETS, Rules
@@ -34,9 +35,7 @@ def narrate(record: Record) -> Iterator[str]:
         yield _trump_line(s)
     for i, action in enumerate(record.actions):
         before = s.copy()
-        from mustamaija.games.mustamaija.record import _play
-
-        _play(s, i, action)
+        play_indexed(s, i, action)
         yield from _describe(before, s, action)
     yield ""
     if s.finished:

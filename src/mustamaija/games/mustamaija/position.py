@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from mustamaija.core.cards import QS, SPADES, SUITS, CardSet, card_name, parse_card, parse_suit
 from mustamaija.core.errors import CardError, FormatError, RulesError
+from mustamaija.core.records import JsonDocument, read_int
 from mustamaija.games.mustamaija.rules import Rules
 from mustamaija.games.mustamaija.state import LEAD, State
 
@@ -35,15 +36,6 @@ __all__ = ["POSITION_FORMAT", "Position"]
 
 POSITION_FORMAT: Final = "mustamaija-position/1"
 _KNOWN: Final = ("format", "rules", "trump_suit", "hands", "attacker")
-_FORMAT_RULE_KEYS: Final = (
-    "hand_size", "trump", "trump_suit", "trump_turn", "spades_can_be_trump", "attack_limit", "max_lead", "max_turns",
-)
-
-
-def _int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"{what} must be an integer, not {value!r}")
-    return value
 
 
 def _trump_of(value: object, rules: Rules) -> int | None:
@@ -76,7 +68,7 @@ def _trump_of(value: object, rules: Rules) -> int | None:
 
 
 @dataclass(frozen=True)
-class Position:
+class Position(JsonDocument):
     """A talon-empty endgame: rules, trump suit (index or ``None``), hands as card masks, and the attacker to lead.
 
     Build one with :meth:`from_json` (or :meth:`load`/:meth:`loads`), which
@@ -179,34 +171,16 @@ class Position:
                 where[c] = seat
                 m |= 1 << c
             hands.append(m)
-        attacker = _int(obj["attacker"], "'attacker'")
+        attacker = read_int(obj["attacker"], "'attacker'")
         trump = _trump_of(obj["trump_suit"], rules) if "trump_suit" in obj else rules.fixed_trump
         extra = {k: v for k, v in obj.items() if k not in _KNOWN}
         return cls(tuple(hands), attacker, trump, rules, extra)
 
-    @classmethod
-    def loads(cls, text: str | bytes) -> Position:
-        """Parse a position from JSON text."""
-        try:
-            obj = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise FormatError(f"not valid JSON: {e}") from None
-        return cls.from_json(obj)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Position:
-        """Read a position from a file."""
-        with open(path, "rb") as f:
-            return cls.loads(f.read())
-
     def to_json(self) -> dict[str, Any]:
         """Return the JSON object (FORMATS.md keys first, then the extra keys); hands list cards suit by suit, rising."""
-        rules = self.rules.to_json()
-        out_rules = {k: rules[k] for k in _FORMAT_RULE_KEYS}
-        out_rules.update({k: v for k, v in self.rules.to_json(only_changes=True).items() if k not in out_rules})
         return {
             "format": POSITION_FORMAT,
-            "rules": out_rules,
+            "rules": self.rules.format_json(),
             "trump_suit": None if self.trump_suit is None else SUITS[self.trump_suit],
             "hands": [CardSet(h).names() for h in self.hands],
             "attacker": self.attacker,

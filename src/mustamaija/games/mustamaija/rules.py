@@ -13,13 +13,12 @@ mustamaija.core.errors.RulesError: unknown rule key 'hand_sise' (known keys: att
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from mustamaija.core.cards import SPADES, SUITS, parse_suit
 from mustamaija.core.errors import CardError, RulesError
+from mustamaija.core.rules import RuleSet
 
 __all__ = ["DEFAULT_MAX_TURNS", "PRESETS", "PRESET_SOURCES", "Rules"]
 
@@ -39,8 +38,14 @@ _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
 }
 
 
+FORMAT_RULE_KEYS: Final = (
+    "hand_size", "trump", "trump_suit", "trump_turn", "spades_can_be_trump", "attack_limit", "max_lead", "max_turns",
+)
+"""The rule keys of docs/formats.md, written into every record and position."""
+
+
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(RuleSet):
     """A Mustamaija rule set; the defaults are the standard game (McLeod's reading).
 
     The fields are exactly the FORMATS.md rule keys plus ``next_dealer`` (M5:
@@ -90,19 +95,6 @@ class Rules:
     # -- construction --------------------------------------------------------
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any] | None) -> Rules:
-        """Build a rule set from its JSON object; missing keys take their defaults."""
-        if obj is None:
-            return cls()
-        if not isinstance(obj, Mapping):
-            raise RulesError(f"rules must be a JSON object, not {type(obj).__name__}")
-        known = {f.name for f in dataclasses.fields(cls)}
-        for key in obj:
-            if key not in known:
-                raise RulesError(f"unknown rule key {key!r} (known keys: {', '.join(sorted(known))})")
-        return cls(**dict(obj))
-
-    @classmethod
     def preset(cls, name: str) -> Rules:
         """Return a named preset: one of :data:`PRESETS`."""
         try:
@@ -110,24 +102,18 @@ class Rules:
         except KeyError:
             raise RulesError(f"unknown preset {name!r} (known presets: {', '.join(PRESETS)})") from None
 
-    def replace(self, **changes: Any) -> Rules:
-        """Return a copy with some keys changed, validated.
+    def format_json(self) -> dict[str, Any]:
+        """Return the ``rules`` object of records and positions: the format's keys, then changed project keys.
 
-        >>> Rules().replace(hand_size=6).hand_size
-        6
+        The project's own keys are written only when they differ from the default, so that other
+        programs reading our files meet only the keys docs/formats.md lists.
+
+        >>> list(Rules.preset("wikipedia").format_json())[:3]
+        ['hand_size', 'trump', 'trump_suit']
         """
-        return Rules.from_json({**self.to_json(), **changes})
-
-    def to_json(self, *, only_changes: bool = False) -> dict[str, Any]:
-        """Return the JSON object; with ``only_changes`` only the keys that differ from the defaults.
-
-        >>> Rules.preset("wikipedia").to_json(only_changes=True)
-        {'trump_turn': 'after_deal', 'attack_limit': 'always'}
-        """
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        if only_changes:
-            default = Rules()
-            out = {k: v for k, v in out.items() if getattr(default, k) != v}
+        rules = self.to_json()
+        out = {k: rules[k] for k in FORMAT_RULE_KEYS}
+        out.update({k: v for k, v in self.to_json(only_changes=True).items() if k not in out})
         return out
 
     # -- derived facts -----------------------------------------------------------
