@@ -90,8 +90,11 @@ class Rules(RuleSet):
     """
 
     target_score: int | None = 50
+    """B8: a series ends once a seat's total reaches this many points (``None``: no target)."""
     hands: int | None = None
+    """B8: a series ends after this many hands (``None``: no limit)."""
     allow_renege: bool = False
+    """B7: the table mode, where a seat may fail to follow suit and pays 10 points a renege."""
 
     def __post_init__(self) -> None:
         for key in ("target_score", "hands"):

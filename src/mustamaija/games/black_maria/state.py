@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, card_name, cards_mask, cards_of, parse_card
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
+from mustamaija.core.state import StepState, can_of, install_copy
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Action, Pass, Play
 from mustamaija.games.black_maria.deals import shuffled_deck
@@ -56,12 +57,15 @@ def _card(card: int | str) -> int:
     return card
 
 
-class State:
+class State(StepState):
     """The whole truth of one hand: every hand, the passes, the trick, the tricks won and the log.
 
     Build one with :meth:`deal` or :meth:`from_seed`. Never hand a ``State``
     to a player: give it :meth:`view` instead.
     """
+
+    NUM_STEPS = 52
+    """Every step is a card: one chosen for the pass, or the card played (docs/black-maria.md)."""
 
     __slots__ = (
         "_legal",
@@ -169,35 +173,6 @@ class State:
             dealer = rng.randrange(players)
         return cls.deal(players, deck, rules, dealer)
 
-    def copy(self) -> State:
-        """Return an independent copy; cheap, since only the list of hands is not immutable."""
-        s = State.__new__(State)
-        s.rules = self.rules
-        s.n = self.n
-        s.k = self.k
-        s.dealer = self.dealer
-        s.deck = self.deck
-        s.hands = self.hands[:]
-        s.phase = self.phase
-        s.actor = self.actor
-        s.sel = self.sel
-        s.passed = self.passed
-        s.npassed = self.npassed
-        s.leader = self.leader
-        s.trick = self.trick
-        s.led = self.led
-        s.broken = self.broken
-        s.played = self.played
-        s.tricks = self.tricks
-        s.won = self.won
-        s.reneges = self.reneges
-        s.voids = self.voids
-        s.log = self.log
-        s.nlog = self.nlog
-        s._legal = self._legal
-        return s
-
-    __copy__ = copy
 
     def _key(self) -> tuple[Any, ...]:
         return (
@@ -206,18 +181,8 @@ class State:
             tuple(self.actions()),
         )
 
-    def __eq__(self, other: object) -> bool:
-        """Return whether two states are the same position with the same history."""
-        return isinstance(other, State) and self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]  # Mutable.
 
     # -- read-only facts ---------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        """Return the number of seats."""
-        return self.n
 
     @property
     def pass_count(self) -> int:
@@ -268,16 +233,6 @@ class State:
         """Return each seat's penalty points in this hand: tricks won (B6) plus 10 a renege (B7)."""
         return [L.penalty_of(w) + RENEGE_PENALTY * r for w, r in zip(self.won, self.reneges, strict=True)]
 
-    def actions(self) -> list[Action]:
-        """Return the compound actions taken so far, in order (the record's action list)."""
-        out = []
-        node = self.log
-        while node is not None:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
-
     def view(self, seat: int | None) -> View:
         """Return what ``seat`` can know; ``None`` gives the spectator's view."""
         from mustamaija.games.black_maria.view import view_of
@@ -299,10 +254,6 @@ class State:
             m = 0
         self._legal = m
         return m
-
-    def legal_actions(self) -> list[int]:
-        """Return the legal steps in rising order."""
-        return cards_of(self.legal_mask())
 
     def verify_step(self, step: int) -> None:
         """Raise :class:`IllegalActionError` naming the rule unless ``step`` is legal now."""
@@ -326,10 +277,6 @@ class State:
             f"(legal: {' '.join(card_name(c) for c in cards_of(self.legal_mask()))})",
         )
 
-    def can_step(self, step: int) -> bool:
-        """Return whether ``step`` is legal now."""
-        return step.__class__ is int and 0 <= step < 52 and bool(self.legal_mask() >> step & 1)
-
     def apply(self, step: int) -> None:
         """Take one step in place; an illegal step raises and changes nothing.
 
@@ -349,12 +296,6 @@ class State:
             self._do_pass(self.actor, sel)
         else:
             self.sel = sel
-
-    def step(self, step: int) -> State:
-        """Return a copy with one step taken; this state is unchanged."""
-        s = self.copy()
-        s.apply(step)
-        return s
 
     # -- compound actions --------------------------------------------------------------
 
@@ -383,13 +324,7 @@ class State:
         actor = self._check_turn(seat, PASS, "pass")
         L.check_pass(actor, self.hands[actor], cards_mask(cards), self.k, self.n)
 
-    def can_pass_cards(self, cards: CardsLike | int, seat: int | None = None) -> bool:
-        """Return whether passing ``cards`` is legal now."""
-        try:
-            self.verify_pass_cards(cards, seat)
-        except (IllegalActionError, CardError):
-            return False
-        return True
+    can_pass_cards = can_of(verify_pass_cards)
 
     def pass_cards(self, cards: CardsLike | int, seat: int | None = None) -> Pass:
         """Pass ``cards`` (a mask, card list or string such as ``"QS AH 2C"``) in place; return the action."""
@@ -402,13 +337,7 @@ class State:
         actor = self._check_turn(seat, PLAY, "play")
         L.check_play(actor, self.hands[actor], _card(card), self.led, self.broken, self.rules.allow_renege)
 
-    def can_play_card(self, card: int | str, seat: int | None = None) -> bool:
-        """Return whether playing ``card`` is legal now."""
-        try:
-            self.verify_play_card(card, seat)
-        except (IllegalActionError, CardError):
-            return False
-        return True
+    can_play_card = can_of(verify_play_card)
 
     def play_card(self, card: int | str, seat: int | None = None) -> Play:
         """Play ``card`` to the trick in place; return the action."""
@@ -425,14 +354,6 @@ class State:
         else:
             raise TypeError(f"not a Black Maria action: {action!r}")
 
-    def can_play(self, action: Action) -> bool:
-        """Return whether the compound action is legal now."""
-        try:
-            self.verify(action)
-        except (IllegalActionError, CardError):
-            return False
-        return True
-
     def play(self, action: Action) -> None:
         """Take a compound action in place, after checking it."""
         self.verify(action)
@@ -446,8 +367,7 @@ class State:
 
     def _do_pass(self, seat: int, cards: int) -> Pass:
         action = Pass(seat, cards)
-        self.log = (action, self.log)
-        self.nlog += 1
+        self._push(action)
         self.hands[seat] &= ~cards
         passed = list(self.passed)
         passed[seat] = cards
@@ -467,8 +387,7 @@ class State:
 
     def _do_play(self, seat: int, card: int) -> Play:
         action = Play(seat, card)
-        self.log = (action, self.log)
-        self.nlog += 1
+        self._push(action)
         hand = self.hands[seat]
         suit = card // 13
         led = self.led
@@ -529,3 +448,5 @@ class State:
         """Return the current trick as ``"seat:card"`` pairs, such as ``"2:9H 3:JH"``."""
         return " ".join(f"{s}:{card_name(c)}" for s, c in zip(self.trick_seats, self.trick, strict=True))
 
+
+install_copy(State)

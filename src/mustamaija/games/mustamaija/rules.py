@@ -14,7 +14,7 @@ mustamaija.core.errors.RulesError: unknown rule key 'hand_sise' (known keys: att
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from mustamaija.core.cards import SPADES, SUITS, parse_suit
 from mustamaija.core.errors import CardError, RulesError
@@ -29,12 +29,25 @@ The longest of more than 100,000 random deals over every preset and player
 count took 314 turns (docs/rules.md), so the guard stops only play that loops.
 """
 
+HandSize = Literal[3, 5, 6]
+"""V1: cards dealt to each player."""
+TrumpMode = Literal["turned", "fixed", "marriage", "none"]
+"""M6, V2, V3: how the trump suit is chosen: turned from the talon, fixed, declared by a marriage, or none."""
+TrumpTurn = Literal["after_first_lead", "after_deal"]
+"""M6: when the trump card is turned."""
+AttackLimit = Literal["after_talon", "always"]
+"""M11: when a lead is limited to the cards the defender holds."""
+NextDealer = Literal["left", "loser"]
+"""M5: who deals the next deal of a match."""
+SuitLetter = Literal["S", "H", "D", "C"]
+"""A suit as a rule value (V2's fixed trump suit)."""
+
 _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
-    "hand_size": (3, 5, 6),
-    "trump": ("turned", "fixed", "marriage", "none"),
-    "trump_turn": ("after_first_lead", "after_deal"),
-    "attack_limit": ("after_talon", "always"),
-    "next_dealer": ("left", "loser"),
+    "hand_size": get_args(HandSize),
+    "trump": get_args(TrumpMode),
+    "trump_turn": get_args(TrumpTurn),
+    "attack_limit": get_args(AttackLimit),
+    "next_dealer": get_args(NextDealer),
 }
 
 
@@ -53,15 +66,24 @@ class Rules(RuleSet):
     Build one with :meth:`from_json` or :meth:`preset` to get validation.
     """
 
-    hand_size: int = 5
-    trump: str = "turned"
-    trump_suit: str = "D"
-    trump_turn: str = "after_first_lead"
+    hand_size: HandSize = 5
+    """V1: cards dealt to each player (3, 5 or 6)."""
+    trump: TrumpMode = "turned"
+    """M6, V2, V3: ``turned`` from the talon, ``fixed`` (:attr:`trump_suit`), ``marriage`` or ``none``."""
+    trump_suit: SuitLetter = "D"
+    """V2: the trump suit when :attr:`trump` is ``fixed``."""
+    trump_turn: TrumpTurn = "after_first_lead"
+    """M6: the trump card is turned after the first lead, or at once after the deal."""
     spades_can_be_trump: bool = False
-    attack_limit: str = "after_talon"
+    """M7: whether a turned spade may be trumps (else it is put back and another card turned)."""
+    attack_limit: AttackLimit = "after_talon"
+    """M11: a lead may hold no more cards than the defender holds only once the talon is empty, or always."""
     max_lead: int | None = None
+    """M11: the most cards any lead may hold (``None``: no limit but the defender's hand)."""
     max_turns: int = DEFAULT_MAX_TURNS
-    next_dealer: str = "left"
+    """M21: turns after which the deal is stopped unfinished."""
+    next_dealer: NextDealer = "left"
+    """M5: the next deal of a match is dealt by the seat to the left, or by the loser."""
 
     def __post_init__(self) -> None:
         self._validate()

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from mustamaija.core.cards import QS, SPADES, SUIT_MASKS, CardSet, card_name, cards_of, parse_card, parse_cards, parse_suit
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
+from mustamaija.core.history import Log
+from mustamaija.core.state import StepState, can_of, install_copy
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import DECLARE, STOP, Action, Beat, Declare, Lead, step_name
 from mustamaija.games.mustamaija.deals import shuffled_deck
-from mustamaija.games.mustamaija.history import History, Log
 from mustamaija.games.mustamaija.rules import Rules
 
 if TYPE_CHECKING:
@@ -63,12 +64,15 @@ def _mask(cards: CardsLike) -> int:
     return m
 
 
-class State:
+class State(StepState):
     """The whole truth of one deal: every hand, the talon order, the table and the log.
 
     Build one with :meth:`deal`, :meth:`from_seed` or :meth:`from_position`.
     Never hand a ``State`` to a player: give it :meth:`view` instead (M22).
     """
+
+    NUM_STEPS = 57
+    """Steps 0-51 are cards, 52 is ``STOP`` and 53-56 declare a marriage (docs/architecture.md)."""
 
     __slots__ = (
         "_legal",
@@ -260,46 +264,6 @@ class State:
         s._legal = -1
         return s
 
-    def copy(self) -> State:
-        """Return an independent copy; cheap, since everything but the hands list is shared or immutable."""
-        s = State.__new__(State)
-        s.rules = self.rules
-        s.n = self.n
-        s.dealer = self.dealer
-        s.deck = self.deck
-        s.hands = self.hands[:]
-        s.hs = self.hs
-        s.talon = self.talon
-        s.tpos = self.tpos
-        s.trump = self.trump
-        s.trump_card = self.trump_card
-        s.turn_pending = self.turn_pending
-        s.revealed = self.revealed
-        s.tknown = self.tknown
-        s.public = self.public
-        s.discard = self.discard
-        s.phase = self.phase
-        s.attacker = self.attacker
-        s.defender = self.defender
-        s.led = self.led
-        s.sel = self.sel
-        s.rem = self.rem
-        s.used = self.used
-        s.pairs = self.pairs
-        s.limit = self.limit
-        s.out = self.out
-        s.outmask = self.outmask
-        s.turns = self.turns
-        s.declarer = self.declarer
-        s.declared = self.declared
-        s.log = self.log
-        s.nlog = self.nlog
-        s.loser = self.loser
-        s.stopped = self.stopped
-        s._legal = self._legal
-        return s
-
-    __copy__ = copy
 
     def _key(self) -> tuple[Any, ...]:
         return (
@@ -309,18 +273,8 @@ class State:
             self.declarer, self.declared, self.loser, self.stopped, tuple(self.actions()),
         )
 
-    def __eq__(self, other: object) -> bool:
-        """Return whether two states are the same position with the same history."""
-        return isinstance(other, State) and self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]  # Mutable.
 
     # -- read-only facts ---------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        """Return the number of seats."""
-        return self.n
 
     @property
     def to_act(self) -> int:
@@ -371,10 +325,6 @@ class State:
         """Return every seat's number of cards."""
         return [h.bit_count() for h in self.hands]
 
-    def actions(self) -> list[Action]:
-        """Return the compound actions taken so far, in order (the record's action list)."""
-        return list(History(self.log, self.nlog))
-
     def view(self, seat: int | None) -> View:
         """Return what ``seat`` can know (M22); ``None`` gives the spectator's view."""
         from mustamaija.games.mustamaija.view import view_of
@@ -398,10 +348,6 @@ class State:
             m = L.step_mask(p, hand, self.sel, self.limit, self.rem, self.used, self.trump, decl, self.in_progress)
         self._legal = m
         return m
-
-    def legal_actions(self) -> list[int]:
-        """Return the legal steps in rising order."""
-        return cards_of(self.legal_mask())  # The same bit walk serves card masks and step masks.
 
     def verify_step(self, step: int) -> None:
         """Raise :class:`IllegalActionError` naming the rule unless ``step`` is legal now."""
@@ -434,10 +380,6 @@ class State:
         if self.used >> step & 1:
             raise IllegalActionError("M13", f"{card_name(step)} already beats a card: one beating card beats one led card")
         raise IllegalActionError("M13", f"{card_name(step)} does not beat {card_name(cur)}, the led card to answer now")
-
-    def can_step(self, step: int) -> bool:
-        """Return whether ``step`` is legal now."""
-        return isinstance(step, int) and 0 <= step < 57 and bool(self.legal_mask() >> step & 1)
 
     def apply(self, step: int) -> None:
         """Take one step in place; an illegal step raises and changes nothing.
@@ -480,12 +422,6 @@ class State:
                 return
         self._do_beat(self.defender, self.pairs)
 
-    def step(self, step: int) -> State:
-        """Return a copy with one step taken; this state is unchanged."""
-        s = self.copy()
-        s.apply(step)
-        return s
-
     def describe_step(self, step: int) -> str:
         """Return what a step would do now, for people, such as ``"beat 9H with JH"``."""
         if step >= DECLARE or self.phase == LEAD:
@@ -523,13 +459,7 @@ class State:
         L.check_lead(actor, self.hands[actor], mask, self.rules,
                      self.hands[self.defender].bit_count(), self.talon_size)
 
-    def can_lead(self, cards: CardsLike | int, seat: int | None = None) -> bool:
-        """Return whether leading ``cards`` is legal now."""
-        try:
-            self.verify_lead(cards, seat)
-        except (IllegalActionError, CardError):
-            return False
-        return True
+    can_lead = can_of(verify_lead)
 
     def lead(self, cards: CardsLike | int, seat: int | None = None) -> Lead:
         """Lead ``cards`` (a mask, card list or string such as ``"9H 4H"``) in place; return the action."""
@@ -572,13 +502,7 @@ class State:
         actor = self._check_turn(seat, DEFEND, "defend")
         L.check_beat(actor, self.hands[actor], self.led, self._pairs(defence), self.trump)
 
-    def can_beat(self, defence: Mapping[Any, Any] | str | Beat, seat: int | None = None) -> bool:
-        """Return whether the defence is legal now."""
-        try:
-            self.verify_beat(defence, seat)
-        except (IllegalActionError, CardError):
-            return False
-        return True
+    can_beat = can_of(verify_beat)
 
     def beat(self, defence: Mapping[Any, Any] | str | Beat, seat: int | None = None) -> Beat:
         """Defend in place: beat the mapped led cards and pick up the rest; return the action."""
@@ -600,13 +524,7 @@ class State:
         s = parse_suit(suit) if isinstance(suit, str) else suit
         L.check_declare(self.rules, actor, self.hands[actor], s, self.declarer, self.declared)
 
-    def can_declare(self, suit: int | str, seat: int | None = None) -> bool:
-        """Return whether the actor may declare the marriage in ``suit`` now."""
-        try:
-            self.verify_declare(suit, seat)
-        except (IllegalActionError, CardError):
-            return False
-        return True
+    can_declare = can_of(verify_declare)
 
     def declare(self, suit: int | str, seat: int | None = None) -> Declare:
         """Declare the marriage in ``suit`` in place; its suit becomes trumps. Return the action."""
@@ -624,14 +542,6 @@ class State:
             self.verify_declare(action.suit, action.seat)
         else:
             raise TypeError(f"not an action: {action!r}")
-
-    def can_play(self, action: Action) -> bool:
-        """Return whether the compound action is legal now."""
-        try:
-            self.verify(action)
-        except (IllegalActionError, CardError):
-            return False
-        return True
 
     def play(self, action: Action) -> None:
         """Take a compound action in place, after checking it."""
@@ -669,10 +579,6 @@ class State:
         return [Declare(seat, s) for s in range(4) if decl >> s & 1]
 
     # -- transitions (no checks) -------------------------------------------------------
-
-    def _push(self, action: Action) -> None:
-        self.log = (action, self.log)
-        self.nlog += 1
 
     def _turn_trump(self) -> None:
         """Turn the trump card from the talon per FORMATS.md (M6-M8)."""
@@ -814,3 +720,6 @@ class State:
         beaten = {a: b for a, b in self.pairs}
         return " ".join(f"{card_name(c)}/{card_name(beaten[c])}" if c in beaten else card_name(c)
                         for c in cards_of(self.led))
+
+
+install_copy(State)

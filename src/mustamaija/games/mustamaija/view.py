@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mustamaija.core.cards import ALL_CARDS, SUITS, card_name, card_symbol, cards_of
+from mustamaija.core.history import History
 from mustamaija.games.mustamaija import legality as L
-from mustamaija.games.mustamaija.history import History
 from mustamaija.games.mustamaija.rules import Rules
 
 if TYPE_CHECKING:

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-from mustamaija.games.mustamaija.actions import Action
-
 __all__ = ["History", "Log"]
+
+Action = Any
+"""A game's compound action (frozen)."""
 
 Log = tuple[Action, Any] | None
 """``None`` or ``(last action, earlier log)``."""

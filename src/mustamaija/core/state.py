@@ -1,0 +1,147 @@
+"""What every game's ``State`` shares: the step API around ``legal_mask`` and ``apply``, the log, copies.
+
+A game's state class subclasses :class:`StepState`, declares its
+``__slots__`` and :attr:`~StepState.NUM_STEPS`, and writes what is its own:
+``legal_mask``, ``verify_step``, ``apply``, the compound-action checks and
+the transitions. :func:`install_copy` gives it a ``copy`` that copies every
+slot (and the listed lists) without a loop, and :func:`can_of` turns each
+``verify_x`` into its ``can_x`` twin, so the three forms of a check
+(``verify_x`` raises, ``can_x`` tests, ``x`` acts) cannot disagree.
+
+>>> from mustamaija.games.black_maria import State
+>>> s = State.from_seed(players=4, seed=3)
+>>> t = s.step(s.legal_actions()[0])
+>>> s.can_step(52), s.can_step(True), s == s.copy(), s == t, len(t.actions())
+(False, False, True, False, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Concatenate, ParamSpec, Self, TypeVar
+
+from mustamaija.core.cards import cards_of
+from mustamaija.core.errors import CardError, IllegalActionError
+from mustamaija.core.history import History, Log
+
+__all__ = ["StepState", "can_of", "install_copy"]
+
+P = ParamSpec("P")
+S = TypeVar("S")
+
+
+def can_of(verify: Callable[Concatenate[S, P], None]) -> Callable[Concatenate[S, P], bool]:
+    """Return the ``can_x`` twin of a ``verify_x`` method: True where it accepts its arguments."""
+
+    def can(self: S, /, *args: P.args, **kwargs: P.kwargs) -> bool:
+        try:
+            verify(self, *args, **kwargs)
+        except (IllegalActionError, CardError):
+            return False
+        return True
+
+    name = verify.__name__.removeprefix("verify_") or "act"
+    can.__name__ = can.__qualname__ = f"can_{name}"
+    can.__doc__ = f"Return whether :meth:`{verify.__name__}` accepts these arguments (never raises for bad input)."
+    return can
+
+
+def install_copy(cls: type[Any], lists: Sequence[str] = ("hands",)) -> None:
+    """Give ``cls`` a ``copy`` method that copies every slot, the ``lists`` as new lists and the rest shared.
+
+    The method is compiled once with one assignment per slot: a state copy is
+    the hot path of search, and a loop over the slots would double its cost.
+    """
+    slots = [name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())]
+    lines = ["def copy(self):", "    s = _new(_cls)"]
+    lines += [f"    s.{name} = self.{name}[:]" if name in lists else f"    s.{name} = self.{name}" for name in slots]
+    lines.append("    return s")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    exec("\n".join(lines), namespace)
+    copy = namespace["copy"]
+    copy.__qualname__ = f"{cls.__qualname__}.copy"
+    copy.__doc__ = "Return an independent copy; cheap, since everything but the hands list is shared or immutable."
+    cls.copy = copy
+    cls.__copy__ = copy
+
+
+class StepState:
+    """The step API and the log of a game's state (mixed into a class with ``__slots__``)."""
+
+    __slots__ = ()
+
+    NUM_STEPS: ClassVar[int]
+    """The size of the game's fixed step space."""
+
+    n: int
+    """The number of seats."""
+    log: Log
+    """The compound actions taken so far: ``None`` or ``(last action, earlier log)`` (see :mod:`~mustamaija.core.history`)."""
+    nlog: int
+    """The number of compound actions in :attr:`log`."""
+
+    # -- the game's part -------------------------------------------------------------
+
+    def legal_mask(self) -> int:
+        """Return the legal steps as a mask: bit ``i`` is set when step ``i`` is legal (0 when over)."""
+        raise NotImplementedError
+
+    def apply(self, step: int) -> None:
+        """Take one step in place; an illegal step raises and changes nothing."""
+        raise NotImplementedError
+
+    def verify(self, action: Any) -> None:
+        """Raise :class:`IllegalActionError` unless the compound action is legal now."""
+        raise NotImplementedError
+
+    def copy(self) -> Self:
+        """Return an independent copy (see :func:`install_copy`)."""
+        raise NotImplementedError
+
+    def _key(self) -> tuple[Any, ...]:
+        """Return everything that makes the position and its history, for ``==``."""
+        raise NotImplementedError
+
+    # -- shared --------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """Return the number of seats."""
+        return self.n
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal steps in rising order."""
+        return cards_of(self.legal_mask())  # The same bit walk serves card masks and step masks.
+
+    def can_step(self, step: int) -> bool:
+        """Return whether ``step`` is legal now."""
+        return step.__class__ is int and 0 <= step < self.NUM_STEPS and bool(self.legal_mask() >> step & 1)
+
+    def step(self, step: int) -> Self:
+        """Return a copy with one step taken; this state is unchanged."""
+        s = self.copy()
+        s.apply(step)
+        return s
+
+    def actions(self) -> list[Any]:
+        """Return the compound actions taken so far, in order (the record's action list)."""
+        return list(History(self.log, self.nlog))
+
+    def can_play(self, action: Any) -> bool:
+        """Return whether the compound action is legal now."""
+        try:
+            self.verify(action)
+        except (IllegalActionError, CardError):
+            return False
+        return True
+
+    def _push(self, action: Any) -> None:
+        # The subclass declares the slots; the mixin's own __slots__ is empty.
+        self.log = (action, self.log)  # type: ignore[misc]
+        self.nlog += 1  # type: ignore[misc]
+
+    def __eq__(self, other: object) -> bool:
+        """Return whether two states are the same position with the same history."""
+        return type(other) is type(self) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # Mutable.
