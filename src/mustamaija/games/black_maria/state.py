@@ -367,7 +367,8 @@ class State(StepState):
 
     def _do_pass(self, seat: int, cards: int) -> Pass:
         action = Pass(seat, cards)
-        self._push(action)
+        self.log = (action, self.log)  # Inline: this is the hot path of random play and search.
+        self.nlog += 1
         self.hands[seat] &= ~cards
         passed = list(self.passed)
         passed[seat] = cards
@@ -387,7 +388,8 @@ class State(StepState):
 
     def _do_play(self, seat: int, card: int) -> Play:
         action = Play(seat, card)
-        self._push(action)
+        self.log = (action, self.log)  # Inline: this is the hot path of random play and search.
+        self.nlog += 1
         hand = self.hands[seat]
         suit = card // 13
         led = self.led
