@@ -125,23 +125,27 @@ class DealRecord(JsonDocument):
     """The record's ``game`` key."""
     NO_DECK: ClassVar[str] = "this state was not dealt from a deck, so it has no record"
     """Why a state without a deck has no record."""
+    STATE: ClassVar[Any]
+    """The game's state class: ``STATE.deal(players, deck, rules, dealer)``."""
+    RULES: ClassVar[Any]
+    """The game's rule set class (a :class:`~mustamaija.core.rules.RuleSet`)."""
 
     # -- the game's hooks ------------------------------------------------------------
 
     @classmethod
     def state_class(cls) -> Any:
-        """Return the game's state class (``deal(players, deck, rules, dealer)``)."""
-        raise NotImplementedError
+        """Return the game's state class."""
+        return cls.STATE
 
     @classmethod
     def default_rules(cls) -> Any:
         """Return the default rule set."""
-        raise NotImplementedError
+        return cls.RULES()
 
     @classmethod
     def rules_from_json(cls, obj: Any) -> Any:
         """Return the rule set of a record's ``rules`` value (missing or null: the defaults)."""
-        raise NotImplementedError
+        return cls.RULES.from_json(obj)
 
     @classmethod
     def rules_to_json(cls, rules: Any) -> dict[str, Any]:

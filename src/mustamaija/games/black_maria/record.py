@@ -43,22 +43,9 @@ class Record(DealRecord):
 
     FORMAT: ClassVar[str] = RECORD_FORMAT
     GAME: ClassVar[str] = GAME
+    STATE: ClassVar[type[State]] = State
+    RULES: ClassVar[type[Rules]] = Rules
     NO_DECK: ClassVar[str] = "this state was not dealt from a deck (it was sampled), so it has no record"
-
-    @classmethod
-    def state_class(cls) -> type[State]:
-        """Return :class:`State`."""
-        return State
-
-    @classmethod
-    def default_rules(cls) -> Rules:
-        """Return the default rules."""
-        return Rules()
-
-    @classmethod
-    def rules_from_json(cls, obj: Any) -> Rules:
-        """Return the rules of a record."""
-        return Rules.from_json(obj)
 
     @classmethod
     def check_players(cls, rules: Rules, players: int) -> None:

@@ -43,22 +43,9 @@ class Record(DealRecord):
 
     FORMAT: ClassVar[str] = RECORD_FORMAT
     GAME: ClassVar[str] = "mustamaija"
+    STATE: ClassVar[type[State]] = State
+    RULES: ClassVar[type[Rules]] = Rules
     NO_DECK: ClassVar[str] = "this state was set up from a position, not dealt from a deck, so it has no record"
-
-    @classmethod
-    def state_class(cls) -> type[State]:
-        """Return :class:`State`."""
-        return State
-
-    @classmethod
-    def default_rules(cls) -> Rules:
-        """Return the default rules."""
-        return Rules()
-
-    @classmethod
-    def rules_from_json(cls, obj: Any) -> Rules:
-        """Return the rules of a record."""
-        return Rules.from_json(obj)
 
     @classmethod
     def rules_to_json(cls, rules: Rules) -> dict[str, Any]:

@@ -1,0 +1,126 @@
+"""What every game object shares: the parts of :class:`~mustamaija.core.protocol.Game` that only name classes.
+
+A game's object subclasses :class:`GameBase` and sets the class attributes
+(its state, rules and record classes, its sampler, its ``replay --json``
+summary, its step names, and the modules of its observation and bots); the
+methods here turn them into the protocol. What is the game's own (results,
+rules from presets, text) it writes itself.
+
+>>> from mustamaija.core.registry import get_game
+>>> game = get_game("black-maria")
+>>> s = game.deal(3, seed=1)
+>>> game.load_record(game.record_of(s).dumps()) == game.record_of(s), game.step_name(51)
+(True, 'AC')
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mustamaija.core.protocol import BotFactory
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["GameBase"]
+
+
+class GameBase:
+    """The shared half of a game object."""
+
+    STATE: ClassVar[Any]
+    """The state class: ``from_seed(players, seed, rules)`` and ``deal(players, deck, rules, dealer)``."""
+    RULES: ClassVar[Any]
+    """The rule set class (a :class:`~mustamaija.core.rules.RuleSet`)."""
+    RECORD: ClassVar[Any]
+    """The record class (a :class:`~mustamaija.core.records.DealRecord`)."""
+    RENDERERS: ClassVar[Mapping[str, str]] = {}
+    """Front end -> ``module:attribute`` of the renderer that draws this game there."""
+    OBSERVATION: ClassVar[str]
+    """The module with ``encode(view, out)``, imported on first use (it needs numpy)."""
+    PLAYERS: ClassVar[str]
+    """The module with ``BOTS``, this game's own bots, imported on first use."""
+    sampler: ClassVar[Any]
+    """``sample_state(view, rng)``: a state drawn uniformly among those the view cannot tell apart."""
+    summary: ClassVar[Any]
+    """``state_to_json(state)``: the ``replay --json`` object."""
+    name_step: ClassVar[Any]
+    """``step_name(step)``."""
+
+    @property
+    def rule_defaults(self) -> Mapping[str, Any]:
+        """Return every rule option with its default."""
+        default = self.RULES()
+        return {f.name: getattr(default, f.name) for f in fields(self.RULES)}
+
+    @property
+    def record_format(self) -> str:
+        """Return the ``format`` of this game's records."""
+        return str(self.RECORD.FORMAT)
+
+    def rules_from_json(self, obj: object) -> Any:
+        """Return the rule set of a JSON object (missing keys take their defaults)."""
+        return self.RULES.from_json(obj)
+
+    def deal(self, players: int, seed: int | str, rules: Any = None) -> Any:
+        """Deal from a seed: the same seed deals the same deck and dealer on every machine."""
+        return self.STATE.from_seed(players, seed, rules)
+
+    def deal_from_deck(self, players: int, deck: Sequence[int], dealer: int, rules: Any = None) -> Any:
+        """Deal from an explicit deck, top card first."""
+        return self.STATE.deal(players, deck, rules, dealer)
+
+    def sample(self, view: Any, rng: random.Random) -> Any:
+        """Return a full state drawn uniformly among those ``view`` cannot tell apart."""
+        return type(self).sampler(view, rng)
+
+    def resample(self, view: Any, seed: int) -> Any:
+        """Return :meth:`sample` with ``random.Random(seed)``."""
+        return self.sample(view, random.Random(seed))
+
+    def is_record(self, obj: object) -> bool:
+        """Return whether a parsed JSON object names this game's record format (or this game)."""
+        return isinstance(obj, Mapping) and (obj.get("format") == self.RECORD.FORMAT or obj.get("game") == self.RECORD.GAME)
+
+    def load_record(self, obj: object) -> Any:
+        """Return the record of a JSON object or text."""
+        return self.RECORD.loads(obj) if isinstance(obj, (str, bytes)) else self.RECORD.from_json(obj)
+
+    def record_of(self, state: Any, **extra: Any) -> Any:
+        """Return the record of a dealt state, with every action taken so far."""
+        return self.RECORD.from_state(state, **extra)
+
+    def action_from_json(self, obj: object, players: int | None = None) -> Any:
+        """Return the compound action of a record's JSON action."""
+        return self.RECORD.action_from_json(obj, players)
+
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        """Return the ``replay --json`` object."""
+        out: dict[str, Any] = type(self).summary(state)
+        return out
+
+    def step_name(self, step: int) -> str:
+        """Return a step's short name."""
+        return str(type(self).name_step(step))
+
+    def encode(self, view: Any, out: npt.NDArray[np.float32]) -> None:
+        """Write the observation of ``view`` into ``out`` (the game's observation module)."""
+        importlib.import_module(self.OBSERVATION).encode(view, out)
+
+    def bots(self) -> Mapping[str, tuple[BotFactory, str]]:
+        """Return this game's own bots: name -> (factory, description)."""
+        bots: Mapping[str, tuple[BotFactory, str]] = importlib.import_module(self.PLAYERS).BOTS
+        return bots
+
+    def describe_action(self, action: Any) -> str:
+        """Return a compound action in words."""
+        return str(action)
+
+    def renderer(self, front_end: str) -> str | None:
+        """Return the ``module:attribute`` of this game's renderer for ``front_end``, if it has one."""
+        return self.RENDERERS.get(front_end)
