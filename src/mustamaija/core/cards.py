@@ -36,6 +36,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "Card",
     "CardSet",
+    "CardsLike",
     "card",
     "card_name",
     "card_symbol",
@@ -283,7 +284,11 @@ class CardSet:
         return f"CardSet.parse({str(self)!r})"
 
 
-def cards_mask(cards: str | int | CardSet | Iterable[int] | Iterable[str]) -> int:
+CardsLike = str | Iterable[int] | Iterable[str] | CardSet
+"""Cards as a string (``"9H 4H"``), card ints, card strings or a :class:`CardSet`."""
+
+
+def cards_mask(cards: CardsLike | int) -> int:
     """Return the mask of cards given in any of the usual forms, checking each card once.
 
     Accepts a mask, a :class:`CardSet`, a string such as ``"9H 4H"`` or an

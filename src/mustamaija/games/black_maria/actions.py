@@ -21,33 +21,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
-from mustamaija.core.cards import card_name, cards_of, parse_card
-from mustamaija.core.errors import CardError, FormatError
+from mustamaija.core.actions import CardsAction, read_action_head, read_card, read_card_list
+from mustamaija.core.cards import card_name
 
 __all__ = ["NUM_STEPS", "Action", "Pass", "Play", "action_from_json", "step_name"]
 
 NUM_STEPS: Final = 52
 
 
-def _names(mask: int) -> list[str]:
-    return [card_name(c) for c in cards_of(mask)]
-
-
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(CardsAction):
     """The seat passes the cards of ``cards`` (a mask) face down to its left (B3)."""
 
-    seat: int
-    cards: int
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the record form ``{"seat": s, "pass": [cards]}``, cards suit by suit in rising rank."""
-        return {"seat": self.seat, "pass": _names(self.cards)}
-
-    def __str__(self) -> str:
-        return f"seat {self.seat} passes {' '.join(_names(self.cards))}"
+    KEY: ClassVar[str] = "pass"
+    VERB: ClassVar[str] = "passes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +58,6 @@ Action = Pass | Play
 """A compound action, as in records."""
 
 
-def _card(text: object, what: str) -> int:
-    if not isinstance(text, str):
-        raise FormatError(f"{what} must be a card string such as '9H', not {text!r}")
-    try:
-        return parse_card(text)
-    except CardError as e:
-        raise FormatError(f"{what}: {e}") from None
-
-
 def action_from_json(obj: object, players: int | None = None) -> Action:
     """Parse one record action; a malformed one raises :class:`FormatError` naming the fault.
 
@@ -89,28 +69,11 @@ def action_from_json(obj: object, players: int | None = None) -> Action:
     ...
     mustamaija.core.errors.FormatError: card QS is passed twice
     """
-    if not isinstance(obj, Mapping):
-        raise FormatError(f"an action must be a JSON object, not {type(obj).__name__}")
-    seat = obj.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise FormatError(f"an action needs an integer 'seat', got {seat!r}")
-    if players is not None and not 0 <= seat < players:
-        raise FormatError(f"seat {seat} does not exist with {players} players")
-    kinds = [k for k in ("pass", "play") if k in obj]
-    if len(kinds) != 1:
-        raise FormatError("an action needs exactly one of 'pass' or 'play'" + (", not both" if kinds else ""))
-    if kinds[0] == "play":
-        return Play(seat, _card(obj["play"], "the played card"))
-    value = obj["pass"]
-    if not isinstance(value, list):
-        raise FormatError(f"'pass' must be a list of cards, not {value!r}")
-    mask = 0
-    for text in value:
-        c = _card(text, "a passed card")
-        if mask >> c & 1:
-            raise FormatError(f"card {card_name(c)} is passed twice")
-        mask |= 1 << c
-    return Pass(seat, mask)
+    seat, kind = read_action_head(obj, players, ("pass", "play"))
+    assert isinstance(obj, Mapping)
+    if kind == "play":
+        return Play(seat, read_card(obj["play"], "the played card"))
+    return Pass(seat, read_card_list(obj["pass"], "pass", "a passed card", "passed"))
 
 
 def step_name(step: int) -> str:

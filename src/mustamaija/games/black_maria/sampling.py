@@ -28,8 +28,9 @@ from __future__ import annotations
 import random
 
 from mustamaija.core.cards import cards_of
+from mustamaija.core.history import Log
 from mustamaija.games.black_maria.actions import Action, Pass
-from mustamaija.games.black_maria.state import PASS, Log, State
+from mustamaija.games.black_maria.state import PASS, State
 from mustamaija.games.black_maria.view import View
 
 __all__ = ["sample_state"]

@@ -18,11 +18,12 @@ and :meth:`State.step` returns a changed copy. Every action has a
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, card_name, cards_mask, cards_of, parse_card
+from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_name, cards_mask, cards_of, parse_card
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
+from mustamaija.core.history import Log
 from mustamaija.core.state import StepState, can_of, install_copy
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Action, Pass, Play
@@ -42,11 +43,6 @@ RENEGE_PENALTY: Final = 10
 """B7: the points charged for each renege (only possible when ``allow_renege`` is true)."""
 
 _OTHER_SUITS: Final = 0b1101  # Every suit but hearts, as a suit mask (bit s for suit s).
-
-Log = tuple[Action, Any] | None
-"""``None`` or ``(last action, earlier log)``: a persistent list that copies share."""
-
-CardsLike = str | Iterable[int] | Iterable[str] | CardSet
 
 
 def _card(card: int | str) -> int:

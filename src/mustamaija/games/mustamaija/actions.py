@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
-from mustamaija.core.cards import SUITS, card_name, cards_of, parse_card, parse_suit
+from mustamaija.core.actions import CardsAction, read_action_head, read_card, read_card_list
+from mustamaija.core.cards import SUITS, card_name, mask_of, parse_card, parse_suit
 from mustamaija.core.errors import CardError, FormatError
 
 __all__ = [
@@ -53,24 +54,12 @@ DECLARE: Final = 53
 NUM_STEPS: Final = 57
 
 
-def _names(mask: int) -> list[str]:
-    # Cards of one lead share a suit, so index order is rank order.
-    return [card_name(c) for c in cards_of(mask)]
-
-
 @dataclass(frozen=True, slots=True)
-class Lead:
+class Lead(CardsAction):
     """The attacker leads the cards of ``cards`` (a mask), all of one suit (M10)."""
 
-    seat: int
-    cards: int
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the record form ``{"seat": s, "lead": [cards]}``, cards in rising rank."""
-        return {"seat": self.seat, "lead": _names(self.cards)}
-
-    def __str__(self) -> str:
-        return f"seat {self.seat} leads {' '.join(_names(self.cards))}"
+    KEY: ClassVar[str] = "lead"
+    VERB: ClassVar[str] = "leads"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +80,12 @@ class Beat:
     @property
     def beaten(self) -> int:
         """Return the mask of the led cards that are beaten."""
-        m = 0
-        for led, _ in self.pairs:
-            m |= 1 << led
-        return m
+        return mask_of(led for led, _ in self.pairs)
 
     @property
     def beaters(self) -> int:
         """Return the mask of the beating cards."""
-        m = 0
-        for _, b in self.pairs:
-            m |= 1 << b
-        return m
+        return mask_of(b for _, b in self.pairs)
 
     def to_json(self) -> dict[str, Any]:
         """Return the record form ``{"seat": s, "beat": {led: beater}}``."""
@@ -133,53 +116,26 @@ Action = Lead | Beat | Declare
 """A compound action, as in records."""
 
 
-def _card(text: object, what: str) -> int:
-    if not isinstance(text, str):
-        raise FormatError(f"{what} must be a card string such as '9H', not {text!r}")
-    try:
-        return parse_card(text)
-    except CardError as e:
-        raise FormatError(f"{what}: {e}") from None
-
-
 def action_from_json(obj: object, players: int | None = None) -> Action:
     """Parse one record action; a malformed one raises :class:`FormatError` naming the fault.
 
     Only the shape is checked here; whether the action is legal is the state's business.
     Keys other than ``seat`` and the one action key are ignored, so records may carry comments.
     """
-    if not isinstance(obj, Mapping):
-        raise FormatError(f"an action must be a JSON object, not {type(obj).__name__}")
-    seat = obj.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise FormatError(f"an action needs an integer 'seat', got {seat!r}")
-    if players is not None and not 0 <= seat < players:
-        raise FormatError(f"seat {seat} does not exist with {players} players")
-    kinds = [k for k in ("lead", "beat", "declare") if k in obj]
-    if len(kinds) != 1:
-        raise FormatError("an action needs exactly one of 'lead', 'beat' or 'declare'"
-                          + (f", not {' and '.join(kinds)}" if kinds else ""))
-    kind = kinds[0]
+    seat, kind = read_action_head(obj, players, ("lead", "beat", "declare"))
+    assert isinstance(obj, Mapping)
     value = obj[kind]
     if kind == "lead":
-        if not isinstance(value, list):
-            raise FormatError(f"'lead' must be a list of cards, not {value!r}")
-        mask = 0
-        for text in value:
-            c = _card(text, "a led card")
-            if mask >> c & 1:
-                raise FormatError(f"card {card_name(c)} is led twice")
-            mask |= 1 << c
-        return Lead(seat, mask)
+        return Lead(seat, read_card_list(value, "lead", "a led card", "led"))
     if kind == "beat":
         if not isinstance(value, Mapping):
             raise FormatError(f"'beat' must be an object of led card to beating card, not {value!r}")
         pairs: dict[int, int] = {}
         for led_text, beater_text in value.items():
-            led = _card(led_text, "a beaten card")
+            led = read_card(led_text, "a beaten card")
             if led in pairs:
                 raise FormatError(f"led card {card_name(led)} is beaten twice")
-            pairs[led] = _card(beater_text, f"the card beating {card_name(led)}")
+            pairs[led] = read_card(beater_text, f"the card beating {card_name(led)}")
         return Beat.of(seat, pairs)
     if not isinstance(value, str):
         raise FormatError(f"'declare' must be a suit letter, not {value!r}")

@@ -23,7 +23,18 @@ import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from mustamaija.core.cards import QS, SPADES, SUIT_MASKS, CardSet, card_name, cards_of, parse_card, parse_cards, parse_suit
+from mustamaija.core.cards import (
+    QS,
+    SPADES,
+    SUIT_MASKS,
+    CardSet,
+    CardsLike,
+    card_name,
+    cards_mask,
+    cards_of,
+    parse_card,
+    parse_suit,
+)
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
 from mustamaija.core.history import Log
 from mustamaija.core.state import StepState, can_of, install_copy
@@ -44,24 +55,6 @@ PHASES: Final = ("lead", "defend", "over")
 FIXED_BEFORE: Final = -2
 """The ``declarer`` of a position whose marriage trumps were declared before it was set up."""
 
-CardsLike = str | Iterable[int] | Iterable[str] | CardSet
-
-
-def _mask(cards: CardsLike) -> int:
-    if isinstance(cards, CardSet):
-        return cards.mask
-    items = parse_cards(cards) if isinstance(cards, str) else [
-        c if isinstance(c, int) and not isinstance(c, bool) else parse_card(c)  # type: ignore[arg-type]
-        for c in cards
-    ]
-    m = 0
-    for c in items:
-        if not 0 <= c < 52:
-            raise CardError(f"bad card {c!r}: expected an int from 0 to 51")
-        if m >> c & 1:
-            raise CardError(f"card {card_name(c)} is given twice")
-        m |= 1 << c
-    return m
 
 
 class State(StepState):
@@ -162,7 +155,7 @@ class State(StepState):
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
             raise RulesError(f"bad dealer {dealer!r}: expected a seat from 0 to {players - 1}")
         cards = tuple(c if isinstance(c, int) else parse_card(c) for c in deck)
-        if len(cards) != 52 or _mask(cards) != (1 << 52) - 1:
+        if len(cards) != 52 or cards_mask(cards) != (1 << 52) - 1:
             raise CardError(f"a deck must hold all 52 cards once each, got {len(cards)} cards")
         s = cls._blank(rules, players, dealer)
         s.deck = cards
@@ -205,7 +198,7 @@ class State(StepState):
         s = cls._blank(rules, players, 0)
         seen = 0
         for i, h in enumerate(hands):
-            m = _mask(h)
+            m = cards_mask(h)
             if m & seen:
                 raise CardError(f"card {card_name(cards_of(m & seen)[0])} is in more than one hand")
             seen |= m
@@ -455,7 +448,7 @@ class State(StepState):
     def verify_lead(self, cards: CardsLike | int, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless leading ``cards`` is legal now (M9-M11)."""
         actor = self._check_turn(seat, LEAD, "lead")
-        mask = cards if isinstance(cards, int) else _mask(cards)
+        mask = cards if isinstance(cards, int) else cards_mask(cards)
         L.check_lead(actor, self.hands[actor], mask, self.rules,
                      self.hands[self.defender].bit_count(), self.talon_size)
 
@@ -464,7 +457,7 @@ class State(StepState):
     def lead(self, cards: CardsLike | int, seat: int | None = None) -> Lead:
         """Lead ``cards`` (a mask, card list or string such as ``"9H 4H"``) in place; return the action."""
         self.verify_lead(cards, seat)
-        mask = cards if isinstance(cards, int) else _mask(cards)
+        mask = cards if isinstance(cards, int) else cards_mask(cards)
         self._legal = -1
         return self._do_lead(mask)
 

@@ -1,0 +1,83 @@
+"""What the compound actions of every game share: a seat and a set of cards, and reading them from records.
+
+>>> from mustamaija.games.black_maria.actions import Pass
+>>> p = Pass(1, 0b1011)
+>>> p, str(p), p.to_json()
+(Pass(seat=1, cards=11), 'seat 1 passes 2S 3S 5S', {'seat': 1, 'pass': ['2S', '3S', '5S']})
+>>> read_action_head({"seat": 4, "pass": []}, 3, ("pass", "play"))
+Traceback (most recent call last):
+...
+mustamaija.core.errors.FormatError: seat 4 does not exist with 3 players
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mustamaija.core.cards import card_name, cards_of, parse_card
+from mustamaija.core.errors import CardError, FormatError
+
+__all__ = ["CardsAction", "read_action_head", "read_card", "read_card_list"]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsAction:
+    """A compound action made of a seat and a set of cards (a lead, a pass…); records list the cards in rising order."""
+
+    seat: int
+    """The seat that acts."""
+    cards: int
+    """The cards, as a mask."""
+
+    KEY: ClassVar[str] = "cards"
+    """The action's key in records (``"lead"``, ``"pass"``)."""
+    VERB: ClassVar[str] = "plays"
+    """The verb of its text (``"leads"``, ``"passes"``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the record form ``{"seat": s, KEY: [cards]}``, cards suit by suit in rising rank."""
+        return {"seat": self.seat, self.KEY: [card_name(c) for c in cards_of(self.cards)]}
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} {self.VERB} {' '.join(card_name(c) for c in cards_of(self.cards))}"
+
+
+def read_card(text: object, what: str) -> int:
+    """Return the card of a record's card string; else raise :class:`FormatError` naming ``what``."""
+    if not isinstance(text, str):
+        raise FormatError(f"{what} must be a card string such as '9H', not {text!r}")
+    try:
+        return parse_card(text)
+    except CardError as e:
+        raise FormatError(f"{what}: {e}") from None
+
+
+def read_card_list(value: object, key: str, what: str, verb: str) -> int:
+    """Return the mask of a record's list of card strings (``key`` names it; a card twice is an error)."""
+    if not isinstance(value, list):
+        raise FormatError(f"'{key}' must be a list of cards, not {value!r}")
+    mask = 0
+    for text in value:
+        c = read_card(text, what)
+        if mask >> c & 1:
+            raise FormatError(f"card {card_name(c)} is {verb} twice")
+        mask |= 1 << c
+    return mask
+
+
+def read_action_head(obj: object, players: int | None, kinds: Sequence[str]) -> tuple[int, str]:
+    """Return the seat and the kind of a record action, checking its shape (one of ``kinds`` exactly)."""
+    if not isinstance(obj, Mapping):
+        raise FormatError(f"an action must be a JSON object, not {type(obj).__name__}")
+    seat = obj.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise FormatError(f"an action needs an integer 'seat', got {seat!r}")
+    if players is not None and not 0 <= seat < players:
+        raise FormatError(f"seat {seat} does not exist with {players} players")
+    found = [k for k in kinds if k in obj]
+    if len(found) != 1:
+        names = ", ".join(f"'{k}'" for k in kinds[:-1]) + f" or '{kinds[-1]}'"
+        raise FormatError(f"an action needs exactly one of {names}" + (f", not {' and '.join(found)}" if found else ""))
+    return seat, found[0]
