@@ -24,7 +24,7 @@ from importlib.metadata import entry_points
 from typing import Final
 
 from mustamaija.core.errors import UnknownGameError
-from mustamaija.core.protocol import Game
+from mustamaija.core.protocol import Game, protocol_members
 
 __all__ = ["BUILTIN_GAMES", "DEFAULT_GAME", "ENTRY_POINT_GROUP", "game_for_record", "game_names", "games", "get_game", "register_game"]
 
@@ -52,8 +52,8 @@ def _key(name: str) -> str:
 def register_game(game: object, *, replace: bool = False) -> Game:
     """Make ``game`` available to every layer under ``game.name``; return it."""
     if not isinstance(game, Game):
-        missing = [m for m in ("name", "deal", "record_format", "bots", "sample") if not hasattr(game, m)]
-        raise TypeError(f"{game!r} does not implement the game protocol (missing: {', '.join(missing) or 'some members'})")
+        missing = sorted(m for m in protocol_members(Game) if not hasattr(game, m))
+        raise TypeError(f"{game!r} does not implement the game protocol (missing: {', '.join(missing)})")
     key = _key(game.name)
     if key in _GAMES and _GAMES[key] is not game and not replace:
         raise ValueError(f"a game named {game.name!r} is already registered")
