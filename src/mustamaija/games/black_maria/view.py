@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mustamaija.core.cards import SUITS, card_name, card_symbol, cards_of
+from mustamaija.core.cards import SUITS, card_name, cards_of
+from mustamaija.core.view import ViewBase, check_seat
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Play
 from mustamaija.games.black_maria.rules import Rules, in_play
@@ -44,7 +45,7 @@ def _names(mask: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class View(ViewBase):
     """What one seat (``seat``) or a spectator (``seat is None``) knows of a hand; card sets are masks.
 
     ``known[s]`` holds the cards known to be in seat ``s``'s hand (the
@@ -84,16 +85,6 @@ class View:
 
     # -- acting -------------------------------------------------------------------
 
-    @property
-    def is_over(self) -> bool:
-        """Return whether the hand is over."""
-        return self.phase == 2
-
-    @property
-    def my_turn(self) -> bool:
-        """Return whether the viewing seat is to act."""
-        return self.seat is not None and self.seat == self.to_act
-
     def legal_mask(self) -> int:
         """Return the legal steps as a mask when it is the viewer's turn, else 0 (same rules as the state)."""
         if not self.my_turn:
@@ -101,10 +92,6 @@ class View:
         if self.phase == 0:
             return L.pass_mask(self.hand, self.sel, self.pass_count)
         return L.play_mask(self.hand, self.led, self.broken, self.rules.allow_renege)
-
-    def legal_actions(self) -> list[int]:
-        """Return the legal steps in rising order (empty unless it is the viewer's turn)."""
-        return cards_of(self.legal_mask())
 
     @property
     def trick_seats(self) -> tuple[int, ...]:
@@ -179,19 +166,13 @@ class View:
             "unseen": self.unseen.bit_count(),
         }
 
-    def hand_text(self) -> str:
-        """Return the viewer's hand with suit signs."""
-        return " ".join(card_symbol(c) for c in cards_of(self.hand))
-
-
 def view_of(state: State, seat: int | None) -> View:
     """Return what ``seat`` can know of ``state``; ``None`` gives the spectator's view.
 
     This is the only place where hidden information is filtered.
     """
     n = state.n
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-        raise ValueError(f"no seat {seat!r} with {n} players")
+    check_seat(seat, n)
     hands = state.hands
     exchanged = state.npassed == n
     own = hands[seat] if seat is not None else 0

@@ -25,8 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mustamaija.core.cards import ALL_CARDS, SUITS, card_name, card_symbol, cards_of
+from mustamaija.core.cards import ALL_CARDS, SUITS, card_name, cards_of
 from mustamaija.core.history import History
+from mustamaija.core.view import ViewBase, check_seat
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.rules import Rules
 
@@ -41,7 +42,7 @@ def _names(mask: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class View(ViewBase):
     """What one seat (``seat``) or a spectator (``seat is None``) knows; every card set is a mask.
 
     ``known[s]`` holds the cards known to be in seat ``s``'s hand (for the
@@ -86,19 +87,9 @@ class View:
     # -- acting -----------------------------------------------------------------
 
     @property
-    def is_over(self) -> bool:
-        """Return whether the deal is over."""
-        return self.phase == 2
-
-    @property
     def in_progress(self) -> bool:
         """Return whether the actor has taken steps of an action that is not yet complete (as :attr:`State.in_progress`)."""
         return bool(self.sel) if self.phase == 0 else self.phase == 1 and self.rem != self.led
-
-    @property
-    def my_turn(self) -> bool:
-        """Return whether the viewing seat is to act."""
-        return self.seat is not None and self.seat == self.to_act
 
     def legal_mask(self) -> int:
         """Return the legal steps as a mask when it is the viewer's turn, else 0 (same rules as the state)."""
@@ -107,10 +98,6 @@ class View:
         decl = L.declarable_suits(self.rules, self.hand, self.declarer)
         return L.step_mask(self.phase, self.hand, self.sel, self.limit, self.rem, self.used, self.trump, decl,
                            self.in_progress)
-
-    def legal_actions(self) -> list[int]:
-        """Return the legal steps in rising order (empty unless it is the viewer's turn)."""
-        return cards_of(self.legal_mask())
 
     def beaters(self, led: int) -> int:
         """Return the cards in the viewer's hand that beat ``led`` under the current trumps."""
@@ -151,19 +138,13 @@ class View:
             lines.append("result: " + ("stopped unfinished (M21)" if self.stopped else f"seat {self.loser} lost"))
         return "\n".join(lines)
 
-    def hand_text(self) -> str:
-        """Return the viewer's hand with suit signs."""
-        return " ".join(card_symbol(c) for c in cards_of(self.hand))
-
-
 def view_of(state: State, seat: int | None) -> View:
     """Return what ``seat`` can know of ``state``; ``None`` gives the spectator's view (M22).
 
     This is the only place where hidden information is filtered.
     """
     n = state.n
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-        raise ValueError(f"no seat {seat!r} with {n} players")
+    check_seat(seat, n)
     hands = state.hands
     public = state.public
     own = hands[seat] if seat is not None else 0

@@ -1,0 +1,62 @@
+"""What every game's ``View`` shares: whose turn it is, the legal steps, the hand as text, and the seat check.
+
+A game's view is a frozen dataclass that subclasses :class:`ViewBase` and
+holds what the seat may know; its ``legal_mask`` applies the same legality
+functions as the state, so a bot acting on a view sees the engine's steps.
+
+>>> from mustamaija.games.black_maria import State
+>>> v = State.from_seed(players=4, seed=3).view(1)
+>>> v.my_turn, v.is_over, v.legal_actions() == sorted(v.legal_actions()), len(v.hand_text().split())
+(True, False, True, 13)
+>>> check_seat(4, 4)
+Traceback (most recent call last):
+...
+ValueError: no seat 4 with 4 players
+"""
+
+from __future__ import annotations
+
+from mustamaija.core.cards import card_symbol, cards_of
+
+__all__ = ["ViewBase", "check_seat"]
+
+
+def check_seat(seat: int | None, players: int) -> None:
+    """Raise ``ValueError`` unless ``seat`` is a seat of the table or ``None`` (a spectator)."""
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+        raise ValueError(f"no seat {seat!r} with {players} players")
+
+
+class ViewBase:
+    """The part of a view that only needs its seat, its hand, whose turn it is and its legal mask."""
+
+    __slots__ = ()
+
+    seat: int | None
+    """The viewing seat; ``None`` for a spectator."""
+    to_act: int
+    """The seat to act; -1 once the deal is over."""
+    hand: int
+    """The viewer's hand as a mask (0 for a spectator)."""
+
+    def legal_mask(self) -> int:
+        """Return the viewer's legal steps as a mask (0 unless it is the viewer's turn)."""
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether the deal is over."""
+        return self.to_act < 0
+
+    @property
+    def my_turn(self) -> bool:
+        """Return whether the viewing seat is to act."""
+        return self.seat is not None and self.seat == self.to_act
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal steps in rising order (empty unless it is the viewer's turn)."""
+        return cards_of(self.legal_mask())
+
+    def hand_text(self) -> str:
+        """Return the viewer's hand with suit signs."""
+        return " ".join(card_symbol(c) for c in cards_of(self.hand))
