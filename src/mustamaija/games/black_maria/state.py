@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_name, cards_mask, cards_of, parse_card
@@ -33,12 +34,24 @@ from mustamaija.games.black_maria.rules import Rules, check_players, in_play, pa
 if TYPE_CHECKING:
     from mustamaija.games.black_maria.view import View
 
-__all__ = ["OVER", "PASS", "PHASES", "PLAY", "RENEGE_PENALTY", "State"]
+__all__ = ["OVER", "PASS", "PHASES", "PLAY", "RENEGE_PENALTY", "Phase", "State"]
 
-PASS: Final = 0
-PLAY: Final = 1
-OVER: Final = 2
-PHASES: Final = ("pass", "play", "over")
+class Phase(IntEnum):
+    """The phase of a hand, which says what the seat to act chooses."""
+
+    PASS = 0
+    """Seats choose the cards they pass to the left, one after another (B3)."""
+    PLAY = 1
+    """Seats play to tricks (B4, B5)."""
+    OVER = 2
+    """Every trick has been played; the points are scored (B6, B7)."""
+
+
+PASS: Final = Phase.PASS
+PLAY: Final = Phase.PLAY
+OVER: Final = Phase.OVER
+PHASES: Final = tuple(p.name.lower() for p in Phase)
+"""The phase names of ``replay --json`` and the views, by phase number."""
 RENEGE_PENALTY: Final = 10
 """B7: the points charged for each renege (only possible when ``allow_renege`` is true)."""
 

@@ -27,13 +27,13 @@ from mustamaija.core.view import ViewBase, check_seat
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Play
 from mustamaija.games.black_maria.rules import Rules, in_play
+from mustamaija.games.black_maria.state import PHASES
 
 if TYPE_CHECKING:
     from mustamaija.games.black_maria.state import State
 
 __all__ = ["View", "view_of"]
 
-_PHASES = ("pass", "play", "over")
 
 
 def _list(mask: int) -> list[str]:
@@ -107,7 +107,7 @@ class View(ViewBase):
     def render(self) -> str:
         """Return a plain-text account of the view, one fact a line (used by golden tests and logs)."""
         who = "spectator" if self.seat is None else f"seat {self.seat}"
-        phase = _PHASES[self.phase]
+        phase = PHASES[self.phase]
         act = "-" if self.to_act < 0 else str(self.to_act)
         lines = [f"{who} | {phase} | to act {act} | dealer {self.dealer} | hearts {'broken' if self.broken else 'not broken'}"]
         if self.seat is not None:
@@ -144,7 +144,7 @@ class View(ViewBase):
             "seat": self.seat,
             "players": self.players,
             "dealer": self.dealer,
-            "phase": _PHASES[self.phase],
+            "phase": PHASES[self.phase],
             "to_act": None if self.to_act < 0 else self.to_act,
             "pass_count": self.pass_count,
             "passes_made": self.npassed,

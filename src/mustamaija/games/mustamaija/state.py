@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from mustamaija.core.cards import (
@@ -46,12 +47,25 @@ from mustamaija.games.mustamaija.rules import Rules
 if TYPE_CHECKING:
     from mustamaija.games.mustamaija.view import View
 
-__all__ = ["DEFEND", "LEAD", "OVER", "PHASES", "State"]
+__all__ = ["DEFEND", "LEAD", "OVER", "PHASES", "Phase", "State"]
 
-LEAD: Final = 0
-DEFEND: Final = 1
-OVER: Final = 2
-PHASES: Final = ("lead", "defend", "over")
+class Phase(IntEnum):
+    """The phase of a deal, which says who acts and what they choose."""
+
+    LEAD = 0
+    """The attacker chooses cards to lead (M9-M11)."""
+    DEFEND = 1
+    """The defender beats led cards or takes them (M13)."""
+    OVER = 2
+    """The deal is over: a loser is known (M19) or it was stopped (M21)."""
+
+
+LEAD: Final = Phase.LEAD
+DEFEND: Final = Phase.DEFEND
+OVER: Final = Phase.OVER
+PHASES: Final = tuple(p.name.lower() for p in Phase)
+"""The phase names of ``replay --json`` and the views, by phase number."""
+
 FIXED_BEFORE: Final = -2
 """The ``declarer`` of a position whose marriage trumps were declared before it was set up."""
 
