@@ -1,10 +1,15 @@
 """What the compound actions of every game share: a seat and a set of cards, and reading them from records.
 
->>> from mustamaija.games.black_maria.actions import Pass
->>> p = Pass(1, 0b1011)
->>> p, str(p), p.to_json()
-(Pass(seat=1, cards=11), 'seat 1 passes 2S 3S 5S', {'seat': 1, 'pass': ['2S', '3S', '5S']})
->>> read_action_head({"seat": 4, "pass": []}, 3, ("pass", "play"))
+>>> @dataclass(frozen=True, slots=True)
+... class Discard(CardsAction):
+...     KEY: ClassVar[str] = "discard"
+...     VERB: ClassVar[str] = "discards"
+>>> d = Discard(1, 0b1011)
+>>> d, str(d), d.to_json()
+(Discard(seat=1, cards=11), 'seat 1 discards 2S 3S 5S', {'seat': 1, 'discard': ['2S', '3S', '5S']})
+>>> read_action_head({"seat": 1, "discard": []}, 3, ("discard", "keep"))
+(1, 'discard')
+>>> read_action_head({"seat": 4, "discard": []}, 3, ("discard", "keep"))
 Traceback (most recent call last):
 ...
 mustamaija.core.errors.FormatError: seat 4 does not exist with 3 players

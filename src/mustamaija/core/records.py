@@ -5,10 +5,11 @@ class-level hooks (its format, its state class, how its actions and rules
 are read and written, which decks are valid). Reading, writing, the one
 action a line layout and replaying with indexed errors are written once here.
 
->>> from mustamaija.games.black_maria.record import Record
+>>> from mustamaija.core.registry import DEFAULT_GAME, get_game
+>>> Record = get_game(DEFAULT_GAME).RECORD
 >>> rec = Record.from_seed(players=3, seed=2)
->>> Record.loads(rec.dumps()) == rec, rec.replay().phase_name
-(True, 'pass')
+>>> Record.loads(rec.dumps()) == rec, rec.replay().phase_name, rec.replay().to_act
+(True, 'lead', 2)
 >>> Record.loads("[1, 2")
 Traceback (most recent call last):
 ...

@@ -4,13 +4,17 @@ A game's ``Rules`` is a frozen dataclass that subclasses :class:`RuleSet`
 and validates its keys in ``__post_init__``; the JSON reading (unknown keys
 refused), writing and ``replace`` are written once here.
 
->>> from mustamaija.games.black_maria.rules import Rules
->>> Rules.from_json({"hands": 2}).replace(allow_renege=True).to_json(only_changes=True)
-{'hands': 2, 'allow_renege': True}
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Rules(RuleSet):
+...     hands: int = 1
+...     strict: bool = True
+>>> Rules.from_json({"hands": 2}).replace(strict=False).to_json(only_changes=True)
+{'hands': 2, 'strict': False}
 >>> Rules.from_json({"colour": "red"})
 Traceback (most recent call last):
 ...
-mustamaija.core.errors.RulesError: unknown rule key 'colour' (known keys: allow_renege, hands, target_score)
+mustamaija.core.errors.RulesError: unknown rule key 'colour' (known keys: hands, strict)
 """
 
 from __future__ import annotations

@@ -8,11 +8,11 @@ slot (and the listed lists) without a loop, and :func:`can_of` turns each
 ``verify_x`` into its ``can_x`` twin, so the three forms of a check
 (``verify_x`` raises, ``can_x`` tests, ``x`` acts) cannot disagree.
 
->>> from mustamaija.games.black_maria import State
->>> s = State.from_seed(players=4, seed=3)
+>>> from mustamaija.core.registry import DEFAULT_GAME, get_game
+>>> s = get_game(DEFAULT_GAME).deal(4, seed=3)
 >>> t = s.step(s.legal_actions()[0])
 >>> s.can_step(52), s.can_step(True), s == s.copy(), s == t, len(t.actions())
-(False, False, True, False, 0)
+(False, False, True, False, 1)
 """
 
 from __future__ import annotations

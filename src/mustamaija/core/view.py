@@ -4,10 +4,11 @@ A game's view is a frozen dataclass that subclasses :class:`ViewBase` and
 holds what the seat may know; its ``legal_mask`` applies the same legality
 functions as the state, so a bot acting on a view sees the engine's steps.
 
->>> from mustamaija.games.black_maria import State
->>> v = State.from_seed(players=4, seed=3).view(1)
->>> v.my_turn, v.is_over, v.legal_actions() == sorted(v.legal_actions()), len(v.hand_text().split())
-(True, False, True, 13)
+>>> from mustamaija.core.registry import DEFAULT_GAME, get_game
+>>> s = get_game(DEFAULT_GAME).deal(4, seed=3)
+>>> v = s.view(s.to_act)
+>>> v.my_turn, v.is_over, v.legal_actions() == s.legal_actions(), len(v.hand_text().split()) == len(v.legal_actions())
+(True, False, True, True)
 >>> check_seat(4, 4)
 Traceback (most recent call last):
 ...

@@ -2,7 +2,7 @@
 
 A seat's bot is given as a *level* or as a bot spec of the registry
 (``heuristic``, ``pimc:time=2``). Each game names the spec of every level
-(:attr:`~mustamaija.core.protocol.Game.levels`); for Mustamaija:
+(:attr:`~mustamaija.core.protocol.Game.levels`); for the default game:
 
 ==========  =====================================================
 level       bot
@@ -15,8 +15,6 @@ level       bot
 
 >>> resolve_level("medium"), resolve_level("ismcts:iters=50"), resolve_level("search")
 ('heuristic', 'ismcts:iters=50', 'pimc')
->>> resolve_level("hard", game="black-maria")
-'pimc:samples=20'
 >>> split_bots("easy, hard", 3)
 ['easy', 'hard']
 >>> split_bots("medium", 4)
@@ -92,8 +90,8 @@ def make_player(spec: str, seed: int, game: str | Game = DEFAULT_GAME) -> Any:
 def describe_bot(spec: str, game: str | Game = DEFAULT_GAME) -> str:
     """Return a short label for a level or spec, such as ``"hard · search 0.5 s"``.
 
-    >>> describe_bot("hard"), describe_bot("heuristic"), describe_bot("expert", game="black-maria")
-    ('hard · search 0.5 s', 'heuristic', 'expert · search 60 samples')
+    >>> describe_bot("hard"), describe_bot("heuristic"), describe_bot("pimc:samples=60")
+    ('hard · search 0.5 s', 'heuristic', 'search 60 samples')
     """
     low = spec.strip().lower()
     resolved = resolve_level(spec, game)
