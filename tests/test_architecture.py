@@ -36,10 +36,10 @@ def _patterns() -> list[re.Pattern[str]]:
         words = {game.title, game.name, game.env_name, game.name.replace("-", "")} | set(_SHORT.get(game.name, []))
         for word in words:
             if word.lower() == "mustamaija":
-                # The package is named after the game: only the title with a capital, the quoted name
-                # and the record format name the game; "mustamaija.core" and "mustamaija serve" do not.
-                out += [re.compile(r"\bMustamaija\b"), re.compile(r"""["']mustamaija["']"""),
-                        re.compile(r"mustamaija-record")]
+                # The package is named after the game: the title with a capital, the name given as a game
+                # and the record format name the game; "mustamaija.core" and "python -m mustamaija" do not.
+                out += [re.compile(r"\bMustamaija\b"), re.compile(r"mustamaija-record"),
+                        re.compile(r"""(game\w*\s*(=|==|!=|\()\s*|get_game\(|--game[= ])["']?mustamaija\b""")]
             else:
                 out.append(re.compile(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![a-z0-9])", re.IGNORECASE))
     return out

@@ -28,16 +28,21 @@ from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer as Mus
 from mustamaija.games.mustamaija.record import Record
 from mustamaija.players.random import RandomPlayer
 from mustamaija.players.registry import bot_description, bot_names, make_bot
-from mustamaija.tournament.blackmaria import (
-    BlackMariaResult,
-    BlackMariaSettings,
-    HandResult,
-    play_hand_record,
-    run_black_maria_tournament,
-)
-from mustamaija.tournament.points_report import points_table_lines
-from mustamaija.tournament.runner import bot_seed, deal_seed
+from mustamaija.tournament.report import table_lines
+from mustamaija.tournament.results import TournamentResult
+from mustamaija.tournament.runner import GameResult, TournamentSettings, bot_seed, deal_seed, play_game_record, run_tournament
 from mustamaija.tournament.stats import Z95, mean_interval
+
+
+def bm_settings(**kw: Any) -> TournamentSettings:
+    """Black Maria tournament settings."""
+    return TournamentSettings(game="black-maria", **kw)
+
+
+def hand(deal: int, rotation: int, points: tuple[int, ...], seconds: tuple[float, ...] | None = None) -> GameResult:
+    """A hand's result: one decision a seat."""
+    n = len(points)
+    return GameResult(deal, rotation, tuple(float(p) for p in points), 13, (1,) * n, seconds or (0.0,) * n)
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -153,7 +158,7 @@ def test_replay_errors_name_file_index_seat_and_rule(tmp_path: Path) -> None:
 
 def test_registry_knows_which_game_a_bot_plays() -> None:
     assert game_names() == ["black-maria", "mustamaija"]
-    assert bot_names("black-maria") == ["heuristic", "pimc", "random"]
+    assert {"heuristic", "pimc", "random"} <= set(bot_names("black-maria"))
     assert {"random", "heuristic", "pimc"} <= set(bot_names())
     # The same name in two games is two different bots, each reading its own game's views.
     assert type(make_bot("pimc", 1)).__module__ != type(make_bot("pimc", 1, game="black-maria")).__module__
@@ -165,10 +170,8 @@ def test_registry_knows_which_game_a_bot_plays() -> None:
     assert isinstance(make_bot("heuristic", 1), MustamaijaHeuristic)
     assert "Monte Carlo" in bot_description("pimc", game="black-maria")
     assert bot_description("heuristic") == bot_description("heuristic", game="mustamaija") != ""
-    with pytest.raises(MustamaijaError, match="unknown Black Maria bot 'ismcts'"):
-        make_bot("ismcts", 1, game="black-maria")
-    with pytest.raises((MustamaijaError, ValueError), match="samples"):
-        make_bot("pimc:samples=6", 1)  # Black Maria's parameter: Mustamaija's pimc counts iterations.
+    with pytest.raises(MustamaijaError, match="unknown Black Maria bot 'nobody'"):
+        make_bot("nobody", 1, game="black-maria")
     with pytest.raises(MustamaijaError, match="unknown game 'hearts'"):
         make_bot("random", 1, game="hearts")
     with pytest.raises(MustamaijaError, match="unknown game 'hearts'"):
@@ -194,19 +197,19 @@ def test_registry_bots_play_black_maria_views_with_their_seeds() -> None:
 
 
 def test_points_statistics_on_a_hand_made_set() -> None:
-    settings = BlackMariaSettings(players=3, bots=("heuristic", "random", "random"), deals=2, seed=0)
+    settings = bm_settings(players=3, bots=("heuristic", "random", "random"), deals=2, seed=0)
     games = [
-        HandResult(0, 0, (0, 20, 23), (1, 1, 1), (0.0, 0.0, 0.0)),
-        HandResult(0, 1, (10, 13, 20), (1, 1, 1), (0.0, 0.0, 0.0)),
-        HandResult(0, 2, (5, 30, 8), (1, 1, 1), (0.0, 0.0, 0.0)),
-        HandResult(1, 0, (13, 0, 30), (1, 1, 1), (0.0, 0.0, 0.0)),
-        HandResult(1, 1, (1, 21, 21), (1, 1, 1), (0.0, 0.0, 0.0)),
-        HandResult(1, 2, (7, 26, 10), (1, 1, 1), (0.003, 0.0, 0.0)),
+        hand(0, 0, (0, 20, 23)),
+        hand(0, 1, (10, 13, 20)),
+        hand(0, 2, (5, 30, 8)),
+        hand(1, 0, (13, 0, 30)),
+        hand(1, 1, (1, 21, 21)),
+        hand(1, 2, (7, 26, 10), (0.003, 0.0, 0.0)),
     ]
-    result = BlackMariaResult(settings, games)
+    result = TournamentResult(settings, games)
     # Per deal, the heuristic takes 5 and 7 a hand; the random seats 114/6 = 19 and 108/6 = 18.
-    assert result.per_deal_points((0,)) == {0: 5.0, 1: 7.0}
-    assert result.per_deal_points((1, 2)) == {0: 19.0, 1: 18.0}
+    assert result.per_deal((0,)) == {0: 5.0, 1: 7.0}
+    assert result.per_deal((1, 2)) == {0: 19.0, 1: 18.0}
     heuristic, random_ = result.by_spec()
     assert (heuristic.hands, heuristic.mean_points) == (6, 6.0)
     assert heuristic.ci_low == pytest.approx(6 - Z95 * 1.0) and heuristic.ci_high == pytest.approx(6 + Z95 * 1.0)
@@ -223,14 +226,14 @@ def test_points_statistics_on_a_hand_made_set() -> None:
     obj = result.to_json()
     assert obj["bots"]["heuristic"]["mean_points"] == 6.0 and obj["hands"] == 6
     assert set(obj["bots"]["random"]) >= {"mean_points", "ci_low", "ci_high", "hands"}
-    lines = points_table_lines(result)
+    lines = table_lines(result)
     assert any(line.split()[:4] == ["heuristic", "6", "6.00", "["] for line in lines)
     assert any("heuristic - random: -12.50 points" in line for line in lines)
 
 
 def test_one_deal_has_no_interval_and_json_stays_valid() -> None:
-    settings = BlackMariaSettings(players=3, bots=("heuristic", "random", "random"), deals=1, seed=0)
-    result = BlackMariaResult(settings, [HandResult(0, r, (1, 2, 40), (1, 1, 1), (0.0,) * 3) for r in range(3)])
+    settings = bm_settings(players=3, bots=("heuristic", "random", "random"), deals=1, seed=0)
+    result = TournamentResult(settings, [hand(0, r, (1, 2, 40)) for r in range(3)])
     assert math.isinf(result.by_spec()[0].ci_high)
     obj = json.loads(json.dumps(result.to_json(), allow_nan=False))
     assert obj["bots"]["heuristic"]["ci_low"] is None and obj["pairwise"][0]["ci_high"] is None
@@ -241,9 +244,8 @@ def test_one_deal_has_no_interval_and_json_stays_valid() -> None:
 
 
 def test_duplicate_deals_rotate_the_lineup_over_the_same_cards(tmp_path: Path) -> None:
-    settings = BlackMariaSettings(players=4, bots=("heuristic", "random", "random", "pimc:samples=2"), deals=2,
-                                  seed=9)
-    result = run_black_maria_tournament(settings, out_dir=tmp_path)
+    settings = bm_settings(players=4, bots=("heuristic", "random", "random", "pimc:samples=2"), deals=2, seed=9)
+    result = run_tournament(settings, out_dir=tmp_path)
     assert [(g.deal, g.rotation) for g in result.games] == [(d, r) for d in range(2) for r in range(4)]
     for g in result.games:
         rec = BMRecord.load(tmp_path / f"deal-{g.deal:06d}-rot-{g.rotation}.json")
@@ -252,33 +254,35 @@ def test_duplicate_deals_rotate_the_lineup_over_the_same_cards(tmp_path: Path) -
         # Lineup position p sits in seat (p + rotation) % 4, and its points are that seat's.
         assert rec.extra["bots"] == [settings.bots[(s - g.rotation) % 4] for s in range(4)]
         points = rec.replay().points()
-        assert g.points == tuple(points[(p + g.rotation) % 4] for p in range(4))
+        assert g.scores == tuple(float(points[(p + g.rotation) % 4]) for p in range(4))
         assert rec.extra["tournament"] == {"seed": 9, "deal": g.deal, "rotation": g.rotation}
         assert sum(g.decisions) == 4 * 3 + 52  # Passes are chosen card by card.
     # Each game is reproducible on its own from the seeds.
-    again, _ = play_hand_record(settings, 1, 2)
-    assert again.points == result.games[6].points
+    again, _ = play_game_record(settings, 1, 2)
+    assert again.scores == result.games[6].scores
     assert bot_seed(9, 1, 2, 0) != bot_seed(9, 1, 3, 0)
 
 
 def test_results_do_not_depend_on_jobs() -> None:
-    settings = BlackMariaSettings(players=5, bots=("heuristic", "random", "random", "random", "random"), deals=6,
-                                  seed=3, rules=BMRules(allow_renege=True))
-    one = run_black_maria_tournament(settings, jobs=1)
-    two = run_black_maria_tournament(settings, jobs=2)
-    assert [(g.deal, g.rotation, g.points, g.decisions) for g in one.games] == \
-           [(g.deal, g.rotation, g.points, g.decisions) for g in two.games]
+    settings = bm_settings(players=5, bots=("heuristic", "random", "random", "random", "random"), deals=6,
+                           seed=3, rules=BMRules(allow_renege=True))
+    one = run_tournament(settings, jobs=1)
+    two = run_tournament(settings, jobs=2)
+    assert [(g.deal, g.rotation, g.scores, g.decisions) for g in one.games] == \
+           [(g.deal, g.rotation, g.scores, g.decisions) for g in two.games]
     assert one.pairwise() == two.pairwise()
     assert len(one.games) == 30
 
 
 def test_settings_are_validated() -> None:
     with pytest.raises(MustamaijaError, match="B1"):
-        BlackMariaSettings(players=2, bots=("random", "random"))
+        bm_settings(players=2, bots=("random", "random"))
     with pytest.raises(MustamaijaError, match="one bot spec per seat"):
-        BlackMariaSettings(players=3, bots=("random", "random"))
+        bm_settings(players=3, bots=("random", "random"))
     with pytest.raises(MustamaijaError, match="positive integer"):
-        BlackMariaSettings(players=3, bots=("random",) * 3, deals=0)
+        bm_settings(players=3, bots=("random",) * 3, deals=0)
+    with pytest.raises(MustamaijaError, match="unknown preset 'french'"):
+        bm_settings(players=3, bots=("random",) * 3, preset="french")
 
 
 def test_cli_end_to_end_with_json_out_and_plot(tmp_path: Path) -> None:
@@ -320,11 +324,12 @@ def test_cli_table_rules_and_errors(tmp_path: Path) -> None:
             "--rules", '{"allow_renege": true}', cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("Black Maria, 4 players, to 50 points, reneging allowed")
-    assert "heuristic - random:" in r.stdout and "= 12 hands" in r.stdout
+    assert "heuristic - random:" in r.stdout and "= 12 deals played" in r.stdout
+    assert r.stdout.splitlines()[1].startswith("points per deal, all seats together: ")
     preset = cli("tournament", "--game", "black-maria", "--preset", "french", "--players", "3", cwd=tmp_path)
-    assert preset.returncode == 2 and "--preset names a Mustamaija rule set" in preset.stderr
-    unknown = cli("tournament", "--game", "black-maria", "--players", "3", "--bots", "ismcts,random*2", cwd=tmp_path)
-    assert unknown.returncode == 2 and "unknown Black Maria bot 'ismcts'" in unknown.stderr
+    assert preset.returncode == 2 and "unknown preset 'french' (Black Maria has one: 'standard'" in preset.stderr
+    unknown = cli("tournament", "--game", "black-maria", "--players", "3", "--bots", "nobody,random*2", cwd=tmp_path)
+    assert unknown.returncode == 2 and "unknown Black Maria bot 'nobody'" in unknown.stderr
     bad_rules = cli("tournament", "--game", "black-maria", "--players", "3", "--rules", '{"max_turns": 3}',
                     cwd=tmp_path)
     assert bad_rules.returncode == 2 and "unknown rule key 'max_turns'" in bad_rules.stderr
@@ -363,13 +368,13 @@ def test_the_ray_backend_plays_the_same_hands(tmp_path: Path) -> None:
 
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
-        settings = BlackMariaSettings(players=3, bots=("pimc:samples=2", "heuristic", "random"), deals=4, seed=2)
-        local = run_black_maria_tournament(settings, out_dir=tmp_path / "local")
+        settings = bm_settings(players=3, bots=("pimc:samples=2", "heuristic", "random"), deals=4, seed=2)
+        local = run_tournament(settings, out_dir=tmp_path / "local")
         seen: list[tuple[int, int]] = []
-        remote = run_black_maria_tournament(settings, out_dir=tmp_path / "ray", backend="ray",
-                                            progress=lambda done, total: seen.append((done, total)))
-        assert [(g.deal, g.rotation, g.points, g.decisions) for g in remote.games] == \
-               [(g.deal, g.rotation, g.points, g.decisions) for g in local.games]
+        remote = run_tournament(settings, out_dir=tmp_path / "ray", backend="ray",
+                                progress=lambda done, total: seen.append((done, total)))
+        assert [(g.deal, g.rotation, g.scores, g.decisions) for g in remote.games] == \
+               [(g.deal, g.rotation, g.scores, g.decisions) for g in local.games]
         assert remote.pairwise() == local.pairwise() and seen[-1] == (4, 4)
         names = sorted(p.name for p in (tmp_path / "local").iterdir())
         assert names == sorted(p.name for p in (tmp_path / "ray").iterdir()) and len(names) == 12

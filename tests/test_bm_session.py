@@ -1,85 +1,116 @@
-"""The UI-free Black Maria table and the plain terminal game, driven by scripted input."""
+"""The UI-free Black Maria table, and the Black Maria controller of the terminal table, driven by scripted input."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from mustamaija.core.cards import mask_of, parse_cards
-from mustamaija.core.errors import IllegalActionError, RulesError
+from mustamaija.core.cards import card_name, card_symbol, cards_of
+from mustamaija.core.errors import CardError, IllegalActionError
 from mustamaija.games.black_maria import Rules
-from mustamaija.games.black_maria.console import hand_text, main, run_console
+from mustamaija.games.black_maria.actions import Pass, Play
 from mustamaija.games.black_maria.players import HeuristicPlayer
-from mustamaija.games.black_maria.session import Table
+from mustamaija.games.black_maria.session import events_of, series_deck
+from mustamaija.games.black_maria.state import State
+from mustamaija.games.black_maria.tui.controller import cards_words
 from mustamaija.players.random import RandomPlayer
+from mustamaija.tui.session import GameSession, MatchConfig, bot_actions
 
 
-class Script:
-    """Answer the console like a person who asks for the legal cards and takes the first ones."""
-
-    def __init__(self, bad_first: bool = False) -> None:
-        self.said: list[str] = []
-        self.prompts: list[str] = []
-        self.pending = ["KZ", "2S 3S 4S 5S 6S"] if bad_first else []
-
-    def say(self, line: str) -> None:
-        self.said.append(line)
-
-    def ask(self, prompt: str) -> str:
-        self.prompts.append(prompt)
-        if self.pending:
-            return self.pending.pop(0)
-        last = self.said[-1]
-        if not last.startswith("Legal: "):
-            return "?"
-        if last.startswith("Legal: any "):
-            count = int(last.split()[2])
-            return " ".join(last.split(" of ", 1)[1].split()[:count])
-        return last.split()[1]
-
-
-def test_console_plays_a_whole_game_with_passing_tricks_and_scores() -> None:
-    script = Script(bad_first=True)
-    assert run_console(4, "heuristic,random", 0, Rules(hands=2, target_score=None), seed=5,
-                       ask=script.ask, say=script.say) == 0
-    text = "\n".join(script.said)
-    assert text.count("Passing (B3): choose 3 cards for seat 1") == 2 + 2  # Two bad answers re-prompt once each.
-    assert "Not allowed: bad card 'KZ'" in text
-    assert "Not allowed: B3: with 4 players each seat passes 3 cards, but seat 0 passes 5" in text
-    assert text.count("All have passed. You gave") == 2
-    assert text.count("Trick 13:") == 2 and "won the trick" in text and "This hand: you " in text
-    assert text.count("Hand 1 over. Points:") == 1 and text.count("Totals: you ") >= 3
-    assert "Game over." in script.said[-1]
-
-
-def test_console_refuses_illegal_plays_and_can_be_left() -> None:
-    answers = iter(["?", "hint", "quit"])
-    said: list[str] = []
-    assert run_console(3, "heuristic", 1, Rules(hands=1), seed=2, ask=lambda p: next(answers), say=said.append) == 1
-    assert any(line.startswith("The heuristic would pass ") for line in said)
-    assert said[-1] == "Game abandoned."
-    assert main(["--players", "9"]) == 2
-
-
-def test_table_runs_bots_until_a_person_acts() -> None:
-    t = Table([HeuristicPlayer(), None, RandomPlayer(seed=1), HeuristicPlayer()], Rules(hands=1), seed=3, first_dealer=3)
-    with pytest.raises(RulesError, match="call deal"):
-        t.view(0)
-    t.deal()
-    events = t.run_bots()
-    assert [e.kind for e in events] == ["pass"] and t.waiting_for() == 1
-    hand = t.view(1).hand
-    with pytest.raises(IllegalActionError, match="B3"):
-        t.act(1, parse_cards("2S"))
-    events = t.act(1, [c for c in range(52) if hand >> c & 1][:3])
+def test_events_tell_a_whole_hand() -> None:
+    deck, dealer = series_deck(3, 0, 4)
+    s = State.deal(4, deck, dealer=dealer)
+    bots = [HeuristicPlayer(), RandomPlayer(seed=1), HeuristicPlayer(), RandomPlayer(seed=2)]
+    events = []
+    while not s.is_over:
+        done = s.nlog
+        s.apply(bots[s.to_act].act(s.view(s.to_act)))
+        if s.nlog > done:
+            events += events_of(s)
     kinds = [e.kind for e in events]
-    assert kinds[:3] == ["pass", "pass", "pass"] and kinds[3] == "exchange"
-    while t.waiting_for() is not None:
-        events = t.act(1, t.view(1).legal_actions()[0])
-    assert events[-1].kind == "hand" and events[-1].points == 43
-    assert sum(e.points for e in events if e.kind == "trick") <= 43
-    result = t.finish()
-    assert sum(result.points) == 43 and t.over and t.totals == list(result.points)
+    assert kinds[:5] == ["pass", "pass", "pass", "pass", "exchange"]
+    assert kinds.count("play") == 52 and kinds.count("trick") == 13 and kinds[-1] == "hand"
+    tricks = [e for e in events if e.kind == "trick"]
+    assert sum(e.points for e in tricks) == events[-1].points == 43
+    assert all(len(e.cards) == 4 and e.seat in range(4) for e in tricks)
 
 
-def test_hand_text_groups_by_suit() -> None:
-    assert hand_text(mask_of(parse_cards("KS 3S TD"))) == "♠ 3 K | ♥ - | ♦ 10 | ♣ -"
+def test_series_deck_deals_a_seeded_series() -> None:
+    first, dealer = series_deck(12, 0, 5)
+    assert len(first) == 50 and 0 <= dealer < 5
+    assert [series_deck(12, h, 5)[1] for h in range(3)] == [dealer] * 3
+    assert len({series_deck(12, h, 5)[0] for h in range(3)}) == 3
+
+
+def run_bots(s: GameSession) -> None:
+    while s.bot_to_act:
+        job = s.bot_job()
+        s.apply_bots(job, bot_actions(job, chain=False))
+
+
+def test_the_pass_hides_what_you_receive_until_everyone_has_passed() -> None:
+    s = GameSession(MatchConfig("black-maria", players=5, bots=("heuristic",), seed=11, rules=Rules(hands=1)))
+    order = [(s.state.dealer + 1 + i) % 5 for i in range(5)]
+    assert order.index(s.human) < 4, "the person should not pass last in this deal"
+    run_bots(s)
+    with pytest.raises(IllegalActionError, match="B3"):
+        s.submit("2S")
+    hint = s.hint(0)
+    assert isinstance(hint.action, Pass) and hint.source == "rule"
+    s.act(hint.action)
+    assert s.log[-1].startswith("You pass ") and not s.view().received
+    assert all("receive" not in line for line in s.log)
+    run_bots(s)
+    assert s.state.phase_name == "play"
+    received = s.view().received
+    assert any(f"you receive {cards_words(received)} from " in line for line in s.log)
+    choice = s.controller.choice()
+    choice.sync(s.state, s.human)
+    assert set(choice.marks(s.state, s.human)) == set(cards_of(received))
+
+
+def test_play_hints_and_typed_cards() -> None:
+    s = GameSession(MatchConfig("black-maria", players=4, bots=("heuristic",), seed=5, rules=Rules(hands=1)))
+    while s.state.phase_name == "pass" or not s.human_to_act:
+        run_bots(s)
+        if s.human_to_act and s.state.phase_name == "pass":
+            s.act(s.hint(0).action)
+    with pytest.raises(CardError, match="B4: a play is one card, not 2"):
+        s.submit("2C 3C")
+    hint = s.hint(0)
+    assert isinstance(hint.action, Play) and hint.source == "search" and s.state.can_play(hint.action)
+    assert hint.header == ("move", "points", "playouts") and hint.rows[0][0] == f"play {card_symbol(hint.action.card)}"
+    s.submit(card_name(hint.action.card).lower())
+    assert s.state.actions()[-1] == hint.action
+
+
+def test_a_resumed_game_plays_the_same_hands() -> None:
+    # Saving mid-game and loading brings back the totals and the shuffles of the hands to come.
+    def play(s: GameSession, stop: Callable[[GameSession], bool] | None = None) -> None:
+        me = HeuristicPlayer()
+        while not s.match_over:
+            if stop is not None and stop(s):
+                return
+            if s.result is not None:
+                s.next_deal()
+            elif s.bot_to_act:
+                run_bots(s)
+            else:
+                steps = s.state.copy()
+                done = len(steps.actions())
+                while len(steps.actions()) == done:
+                    steps.apply(me.act(steps.view(s.human)))
+                s.act(steps.actions()[-1])
+
+    rules = Rules(hands=3, target_score=None)
+    whole = GameSession(MatchConfig("black-maria", players=4, bots=("heuristic",), seed=21, rules=rules))
+    play(whole)
+    part = GameSession(MatchConfig("black-maria", players=4, bots=("heuristic",), seed=21, rules=rules))
+    play(part, lambda s: s.deal_no == 1 and len(s.state.actions()) > 10 and s.human_to_act)
+    resumed = GameSession.from_record(part.record(), "black-maria")
+    assert resumed.state == part.state and resumed.totals == part.totals
+    play(resumed)
+    assert resumed.totals == whole.totals
+    assert [r.scores for r in resumed.results] == [r.scores for r in whole.results]
+    assert resumed.summary().startswith("Game over after 3 hand(s): ") and "Points: " in resumed.summary()

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, seed_test
 
 from mustamaija import PRESETS, Rules, State
 from mustamaija.core.errors import RulesError
-from mustamaija.core.registry import get_game
+from mustamaija.core.registry import games, get_game
 from mustamaija.envs import ENV_NAMES, make_env, mustamaija_v0
 from mustamaija.envs.aec import mask_array, raw_env
 from mustamaija.games.mustamaija.observation import MAX_SEATS, OBS_SIZE, PLANES, SCALARS, offset
@@ -151,7 +151,7 @@ def test_every_rule_option_is_an_argument_and_bad_ones_are_rejected() -> None:
 
 
 def test_made_by_name_and_rendered() -> None:
-    assert ENV_NAMES == ("mustamaija_v0", "black_maria_v0")
+    assert ENV_NAMES == tuple(f"{game.env_name}_v0" for game in games()) == ("black_maria_v0", "mustamaija_v0")
     env = make_env("mustamaija_v0", players=2, render_mode="ansi")
     env.reset(seed=4)
     text = env.render()

@@ -239,7 +239,7 @@ def test_steps_of_a_lead_come_in_rising_order_and_stop() -> None:
 
 
 def test_bench_bots_section_measures_the_player_and_its_rollout_policy() -> None:
-    from mustamaija.cli.bench import measure_bots
+    from mustamaija.games.mustamaija.bench import measure_bots
 
     m = measure_bots(players=3, deals=2, rules=Rules(), seed=5)
     assert m["decisions"] > 50

@@ -103,7 +103,8 @@ def test_a_marriage_to_declare_is_a_candidate() -> None:
 
 
 def test_an_early_position_gives_the_search_bots_move_and_its_statistics() -> None:
-    from mustamaija.games.mustamaija.players.ismcts import SearchConfig, search_once
+    from mustamaija.games.mustamaija.game import GAME
+    from mustamaija.search.ismcts import SearchConfig, search_once
 
     s = State.from_seed(players=4, seed=7)
     h = hint(s, iters=800, seed=3, method="ismcts")
@@ -111,7 +112,7 @@ def test_an_early_position_gives_the_search_bots_move_and_its_statistics() -> No
     assert h.best is not None and h.best.visits == max(c.visits or 0 for c in h.candidates)
     assert all(s.can_play(c.actions[0]) and isinstance(c.actions[-1], Lead) for c in h.candidates)
     # The numbers are the search tree's own: the same search run again gives the same root statistics.
-    root = search_once(s.view(s.to_act), SearchConfig(), 3, 800, None).root
+    root = search_once(GAME.search_kit(), s.view(s.to_act), SearchConfig(), 3, 800, None).root
     assert sum(c.visits or 0 for c in h.candidates) >= 0.9 * 800
     for step, (n, w) in root.items():
         through = [c for c in h.candidates if c.actions[0].cards & -c.actions[0].cards == 1 << step]  # type: ignore[union-attr]

@@ -1,6 +1,10 @@
-"""The OpenSpiel game: OpenSpiel's random simulation test for every preset and player count, parameters, views, ISMCTS."""
+"""The OpenSpiel games: OpenSpiel's random simulation test for every preset and player count, parameters, views, ISMCTS, pickling."""
 
 from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
 
 import numpy as np
 import pyspiel
@@ -9,10 +13,10 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from mustamaija import PRESETS, Rules, State
 from mustamaija.core.errors import RulesError
-from mustamaija.core.registry import get_game
+from mustamaija.core.registry import games, get_game
 from mustamaija.games.mustamaija.observation import OBS_SIZE
 from mustamaija.openspiel import resampler
-from mustamaija.openspiel.game import OpenSpielState
+from mustamaija.openspiel.game import OpenSpielState, class_name
 from mustamaija.openspiel.versus import TimedISMCTSBot, play_versus
 
 TABLES = [(preset, n) for preset, rules in PRESETS.items() for n in range(2, rules.max_players + 1)]
@@ -140,3 +144,22 @@ def test_versus_plays_duplicate_deals_at_equal_time() -> None:
     state = _dealt(game, 0)
     assert timed.step(state) in state.legal_actions()
     assert timed.simulations >= 2 or len(state.legal_actions()) == 1
+
+
+@pytest.mark.parametrize("name", [game.env_name for game in games()])
+def test_every_game_pickles_in_this_process_and_a_fresh_one(name: str) -> None:
+    game = pyspiel.load_game(name, {"players": 4})
+    copy = pickle.loads(pickle.dumps(game))
+    assert type(copy) is type(game) and type(game).__name__ == class_name(game.spec)
+    assert str(copy) == str(game) and copy.rules == game.rules and copy.num_players() == 4
+    pyspiel.random_sim_test(copy, num_sims=1, serialize=False, verbose=False)
+    state = _dealt(copy, 2)
+    state.apply_action(state.legal_actions()[0])
+    again = pickle.loads(pickle.dumps(state))
+    assert again.history() == state.history() and again.engine.state == state.engine.state
+    assert again.information_state_string(1) == state.information_state_string(1)
+    # A fresh interpreter finds the class by importing its module, which registers the games again.
+    code = "import pickle, sys; g = pickle.loads(sys.stdin.buffer.read()); print(g.num_players(), g.new_initial_state().is_chance_node())"
+    r = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(game), capture_output=True, timeout=120)
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode().split() == ["4", "True"]

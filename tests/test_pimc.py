@@ -7,19 +7,14 @@ import pytest
 from mustamaija.core.cards import QS
 from mustamaija.games.mustamaija import PRESETS, STOP, Rules, State, View, sample_state
 from mustamaija.games.mustamaija.actions import DECLARE, Lead
+from mustamaija.games.mustamaija.game import GAME
 from mustamaija.games.mustamaija.players import heuristic as H
 from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer, Weights, candidate_plans, heuristic_plan, plan_step
-from mustamaija.games.mustamaija.players.pimc import (
-    OpenHandPIMCPlayer,
-    PIMCPlayer,
-    make_pimc,
-    playout,
-    rollouts,
-    sequential_halving,
-)
+from mustamaija.games.mustamaija.players.pimc import OpenHandPIMCPlayer, PIMCPlayer, make_pimc, playout
 from mustamaija.games.mustamaija.solver import Solver, solve
 from mustamaija.players import RandomPlayer
 from mustamaija.players.registry import make_bot, sees_all
+from mustamaija.search.pimc import rollouts, sequential_halving
 from peeking import swap_hidden
 
 
@@ -199,9 +194,11 @@ def test_rollouts_share_the_sampled_deals_between_candidates() -> None:
     s = State.from_seed(4, 9)
     v = s.view(s.to_act)
     _, mine = candidate_plans(v)
-    totals, used = rollouts(v, [mine, mine], v.seat or 0, 25, seed=3)
+    kit = GAME.search_kit()
+    totals, squares, used = rollouts(GAME, kit, v, [mine, mine], v.seat or 0, 25, seed=3)
     assert used == 25 and totals[0] == totals[1]  # The same plan on the same deals: the same result.
-    again, _ = rollouts(v, [mine], v.seat or 0, 25, seed=3)
+    assert -25 <= totals[0] <= 0 and squares[0] == -totals[0]  # Returns are -1 (lost) or 0.
+    again, _, _ = rollouts(GAME, kit, v, [mine], v.seat or 0, 25, seed=3)
     assert again[0] == totals[0]
 
 

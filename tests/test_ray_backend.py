@@ -16,8 +16,8 @@ from mustamaija.tournament import TournamentSettings, run_tournament
 from mustamaija.tournament.backends import BACKENDS, get_backend
 
 
-def _games(result: Any) -> list[tuple[int, int, int | None, int, tuple[int, ...]]]:
-    return [(g.deal, g.rotation, g.loser, g.turns, g.decisions) for g in result.games]
+def _games(result: Any) -> list[tuple[Any, ...]]:
+    return [(g.deal, g.rotation, g.scores, g.turns, g.decisions) for g in result.games]
 
 
 def _without_timings(obj: dict[str, Any]) -> dict[str, Any]:
@@ -45,6 +45,11 @@ def test_ray_gives_the_local_results_in_process_and_from_the_cli(tmp_path: Path)
         assert names == sorted(p.name for p in (tmp_path / "ray").iterdir()) and len(names) == 36
         for name in names:
             assert (tmp_path / "ray" / name).read_text() == (tmp_path / "local" / name).read_text()
+
+        # Outside bots reach the Ray workers: the tasks carry this process's module path (tests/ holds the module).
+        outside = TournamentSettings(players=3, bots=("outside_bots:WholePasser", "outside_bots:FirstLegal", "random"),
+                                     game="black-maria", deals=2, seed=4)
+        assert _games(run_tournament(outside, backend="ray")) == _games(run_tournament(outside))
 
         # The command joins the running instance by its address, and prints what the local backend prints.
         address = str(context.address_info["gcs_address"])

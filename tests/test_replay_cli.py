@@ -222,6 +222,25 @@ def test_demo(tmp_path: Path) -> None:
     assert saved.deck == Record.from_seed(3, 3).deck
 
 
+def test_demo_plays_every_game(tmp_path: Path) -> None:
+    r = run("demo", "--game", "black-maria", "--players", "5", "--seed", "8", "--save", "bm.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("Black Maria, 5 players")
+    assert lines[-2] == "(seed 8: run 'mustamaija demo --game black-maria --seed 8' to see this deal again)"
+    saved = json.loads((tmp_path / "bm.json").read_text(encoding="utf-8"))
+    assert saved["format"] == "black-maria-record/1" and saved["players"] == 5 and saved["seed"] == 8
+    again = run("replay", "--text", "bm.json", cwd=tmp_path)
+    assert again.returncode == 0 and again.stdout == "\n".join(lines[:-2]) + "\n"
+    renege = run("demo", "--game", "black-maria", "--players", "3", "--seed", "8", "--rules", '{"allow_renege": true}',
+                 cwd=tmp_path)
+    assert renege.returncode == 0 and "reneging allowed" in renege.stdout
+    bad = run("demo", "--game", "black-maria", "--preset", "salmi", cwd=tmp_path)
+    assert bad.returncode == 2 and "unknown preset 'salmi'" in bad.stderr
+    unknown = run("demo", "--game", "bridge", cwd=tmp_path)
+    assert unknown.returncode == 2 and "invalid choice: 'bridge'" in unknown.stderr
+
+
 def test_bench_json(tmp_path: Path) -> None:
     r = run("bench", "--seconds", "0.2", "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr

@@ -14,11 +14,15 @@ import pytest
 
 from mustamaija import State
 from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.registry import game_names, get_game
 from mustamaija.games.mustamaija import Rules
 from mustamaija.games.mustamaija.record import Record
 from mustamaija.players import RandomPlayer
 from mustamaija.players.registry import BotSpec, bot_names, make_bot, parse_bot_spec, register_bot, sees_all
 from mustamaija.tournament import (
+    GameResult,
+    LossRow,
+    TournamentResult,
     TournamentSettings,
     deal_seed,
     paired_difference,
@@ -98,9 +102,13 @@ def test_bot_specs_parse_and_print_canonically() -> None:
     assert str(spec) == "heuristic:a=x:b=2:c=true:d=0.5:e=none"
     assert parse_bot_spec(str(spec)) == spec
     assert parse_bot_spec(" random ") == BotSpec("random")
-    for bad in ("", "heuristic:x", "heuristic:=3", "heuristic:a=1:a=2"):
+    for bad in ("", "heuristic:x=1:y", "heuristic:=3", "heuristic:a=1:a=2"):
         with pytest.raises(MustamaijaError):
             parse_bot_spec(bad)
+    # A part without '=' after the name names code: module:Attribute.
+    assert parse_bot_spec("mybots:Eager:depth=2") == BotSpec("mybots:Eager", {"depth": 2})
+    with pytest.raises(MustamaijaError, match="cannot load bot 'heuristic:x'"):
+        make_bot("heuristic:x", 1)
 
 
 def test_registry_makes_the_builtin_bots_and_rejects_unknown_ones() -> None:
@@ -209,6 +217,89 @@ def test_pairwise_comparison_is_paired_by_deal() -> None:
     assert any("heuristic - random" in line for line in table_lines(result))
 
 
+def test_loss_statistics_on_a_hand_made_set() -> None:
+    t = TournamentSettings(players=3, bots=("heuristic", "random", "random"), deals=2)
+
+    def game(deal: int, rotation: int, loser: int | None, turns: int = 10) -> GameResult:
+        scores = None if loser is None else tuple(float(p == loser) for p in range(3))
+        return GameResult(deal, rotation, scores, turns, (2, 3, 4), (0.001, 0.0, 0.0))
+
+    games = [game(0, 0, 1), game(0, 1, 2), game(0, 2, None, 99), game(1, 0, 0, 20), game(1, 1, 1), game(1, 2, 2)]
+    result = TournamentResult(t, games)
+    assert [g.loser for g in games] == [1, 2, None, 0, 1, 2]
+    assert (len(result.finished), result.stopped) == (5, 1)
+    heuristic, random_ = result.by_spec()
+    assert isinstance(heuristic, LossRow)
+    assert (heuristic.games, heuristic.losses, heuristic.loss_rate) == (5, 1, 0.2)
+    assert heuristic.loss_ratio == pytest.approx(0.6)
+    assert (heuristic.ci_low, heuristic.ci_high) == wilson_interval(1, 5)
+    assert (random_.games, random_.losses, random_.loss_rate) == (10, 4, 0.4)
+    assert heuristic.decisions == 12 and heuristic.us_per_decision == pytest.approx(1e6 * 0.006 / 12)
+    # Per deal: the heuristic loses 0 of 2 and 1 of 3 finished games; the random seats 2 of 4 and 2 of 6.
+    assert result.per_deal((0,)) == {0: 0.0, 1: 1 / 3}
+    assert result.per_deal((1, 2)) == {0: 0.5, 1: 1 / 3}
+    (pair,) = result.pairwise()
+    assert (pair["a"], pair["b"], pair["deals"], pair["difference"]) == ("heuristic", "random", 2, -0.25)
+    obj = result.to_json()
+    assert "game" not in obj and "game" not in obj["settings"]  # The default game is not named, as in records.
+    assert (obj["games"], obj["finished"], obj["stopped"], obj["parity"]) == (6, 5, 1, 1 / 3)
+    assert obj["mean_turns"] == (10 + 10 + 20 + 10 + 10) / 5
+    assert obj["bots"]["heuristic"] == {
+        "bot": "heuristic", "positions": [0], "deals": 5, "losses": 1, "loss_rate": 0.2, "ci_low": heuristic.ci_low,
+        "ci_high": heuristic.ci_high, "loss_ratio": heuristic.loss_ratio, "decisions": 12,
+        "us_per_decision": heuristic.us_per_decision,
+    }
+    lines = table_lines(result)
+    assert lines[0] == (f"Mustamaija, 3 players, {Rules().describe()}, 2 deals x 3 seat rotations = 6 deals played, "
+                        "seed 0")
+    assert lines[1].startswith("finished 5, stopped unfinished (no loser) 1; parity loss rate 33.3%")
+    assert any(line.split()[:4] == ["heuristic", "5", "1", "20.0%"] for line in lines)
+    assert any("heuristic - random: -25.0 points" in line for line in lines)
+
+
+def test_settings_name_the_game_and_its_rules_as_the_game_has_them() -> None:
+    mm = TournamentSettings(players=3, bots=("random",) * 3, rules=Rules.preset("salmi"), preset="salmi")
+    assert mm.to_json()["preset"] == "salmi" and mm.to_json()["rules"] == {"hand_size": 6, "trump": "marriage"}
+    assert TournamentSettings(players=3, bots=("random",) * 3, preset="wikipedia").rules == Rules.preset("wikipedia")
+    bm = TournamentSettings(players=3, bots=("random",) * 3, game="Black_Maria")
+    assert bm.game == "black-maria"  # The name travels to the workers, not the object.
+    assert bm.to_json() == {"game": "black-maria", "players": 3, "bots": ["random"] * 3,
+                            "rules": {"target_score": 50, "hands": None, "allow_renege": False},
+                            "deals": 100, "seed": 0, "rotate": True, "rotations": 3}
+    with pytest.raises(MustamaijaError, match="unknown game 'bridge'"):
+        TournamentSettings(players=3, bots=("random",) * 3, game="bridge")
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_runner_gives_every_game_the_same_results_in_one_or_two_processes(name: str, tmp_path: Path) -> None:
+    game = get_game(name)
+    players = max(3, game.min_players)
+    t = TournamentSettings(players=players, bots=("heuristic",) + ("random",) * (players - 1), game=name, deals=5,
+                           seed=21)
+    one = run_tournament(t, out_dir=tmp_path / "one")
+    two = run_tournament(t, jobs=2, out_dir=tmp_path / "two")
+
+    def seeded(result: TournamentResult) -> list[tuple[Any, ...]]:
+        return [(g.deal, g.rotation, g.scores, g.turns, g.decisions) for g in result.games]
+
+    assert seeded(one) == seeded(two) and len(one.games) == 5 * players
+    assert one.pairwise() == two.pairwise()
+    names = sorted(p.name for p in (tmp_path / "one").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "two").iterdir()) and len(names) == 5 * players
+    for file in names:
+        text = (tmp_path / "one" / file).read_text(encoding="utf-8")
+        assert text == (tmp_path / "two" / file).read_text(encoding="utf-8")
+        record = game.load_record(text)
+        assert record.replay().is_over and record.extra["tournament"]["seed"] == 21
+    scores = [g.scores for g in one.games if g.scores is not None]
+    if game.result_kind == "loss":
+        assert all(sorted(s) == [0.0] * (players - 1) + [1.0] for s in scores)
+        assert "loss_rate" in one.to_json()["bots"]["heuristic"]
+    else:
+        assert len(scores) == len(one.games)
+        assert "mean_points" in one.to_json()["bots"]["heuristic"]
+
+
 def test_progress_is_reported() -> None:
     seen: list[tuple[int, int]] = []
     t = TournamentSettings(players=2, bots=("random", "random"), deals=4, seed=0)
@@ -259,6 +350,10 @@ def test_cli_table_rules_json_and_errors(tmp_path: Path) -> None:
              "--bots", "heuristic:end_suit=0.5,random", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "heuristic:end_suit=0.5" in r.stdout and "95% Wilson interval" in r.stdout
+    assert r.stdout.startswith("Mustamaija, 2 players, hand 3, ")
+    salmi = _cli("tournament", "--players", "3", "--preset", "salmi", "--deals", "2", cwd=tmp_path)
+    assert salmi.returncode == 0, salmi.stderr
+    assert salmi.stdout.startswith("Mustamaija, 3 players, rules salmi: hand 6, trumps by marriage")
     bad = _cli("tournament", "--players", "3", "--bots", "heuristic,random", cwd=tmp_path)
     assert bad.returncode == 2 and "one bot spec per seat" in bad.stderr
     unknown = _cli("tournament", "--players", "2", "--bots", "nobody,random", "--deals", "1", cwd=tmp_path)

@@ -1,4 +1,4 @@
-"""The real ``mustamaija play`` in a pseudo-terminal: a complete deal against bots, played by keyboard."""
+"""The real ``mustamaija play`` in a pseudo-terminal, for every game: a whole deal by keyboard, a burst of keys, Ctrl-C."""
 
 from __future__ import annotations
 
@@ -10,14 +10,16 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mustamaija.core.cards import card_name, card_symbol, cards_of
-from mustamaija.games.mustamaija import Lead
-from mustamaija.games.mustamaija.record import Record
-from mustamaija.tui.session import GameSession, MatchConfig
+from mustamaija.core.registry import get_game
+from mustamaija.tui.session import GameSession, MatchConfig, bot_actions
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs pseudo-terminals")
 
@@ -71,18 +73,65 @@ class Terminal:
         os.close(self.master)
 
 
-def test_play_a_complete_deal_in_a_terminal(tmp_path: Path) -> None:
-    term = Terminal(["play", "--players", "3", "--bots", "easy", "--seed", "24", "--deals", "1", "--pace", "0",
-                     "--save-dir", "deals"], cwd=tmp_path)
+def _lead_two(s: GameSession) -> str:
+    """Two cards of one suit, to lead."""
+    hand = s.state.hands[s.human]
+    pair = next(cards for cards in (cards_of(hand & (0x1FFF << 13 * suit)) for suit in range(4)) if len(cards) >= 2)
+    return " ".join(card_name(c) for c in pair[:2])
+
+
+def _pass_last(s: GameSession) -> str:
+    """The last cards of the hand, as many as the pass needs."""
+    return " ".join(card_symbol(c) for c in cards_of(s.state.hands[s.human])[-s.state.pass_count:])
+
+
+@dataclass(frozen=True)
+class Case:
+    """A game's command line, its settings as a session, and how the person types a move of several cards."""
+
+    game: str
+    args: list[str]
+    config: dict[str, Any]
+    typed: Callable[[GameSession], str]
+    opening: list[tuple[bytes, str]] = field(default_factory=list)
+    """Keys and what to wait for after each, before Enter alone can play on."""
+
+    def session(self) -> GameSession:
+        s = GameSession(MatchConfig(self.game, **self.config))
+        while s.bot_to_act:
+            job = s.bot_job()
+            s.apply_bots(job, bot_actions(job, chain=True))
+        return s
+
+    def record(self, path: Path) -> Any:
+        return get_game(self.game).load_record(path.read_text(encoding="utf-8"))
+
+
+CASES = [
+    Case("mustamaija", ["play", "--players", "3", "--bots", "easy", "--seed", "24", "--deals", "1"],
+         {"players": 3, "bots": ("easy",), "seed": 24}, _lead_two),
+    Case("black-maria", ["play", "--game", "black-maria", "--players", "3", "--bots", "heuristic,random", "--seed",
+                         "5", "--hands", "1"],
+         {"players": 3, "bots": ("heuristic", "random"), "seed": 5}, _pass_last,
+         [(b"hint\r", "Hint · from"), (b"\r", "Enter: pass"), (b"\r", "All have passed")]),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
+def test_play_a_complete_deal_in_a_terminal(case: Case, tmp_path: Path) -> None:
+    s = case.session()
+    term = Terminal([*case.args, "--pace", "0", "--save-dir", "deals"], cwd=tmp_path)
     try:
-        assert term.wait_for("Your hand", 30), term.output[-2000:]
-        assert term.wait_for("Enter: lead", 30)  # It is your lead, and the prompt says what Enter does.
+        assert term.wait_for(s.status()[:12], 30), term.output[-2000:]  # Your turn: the bots have moved.
         # The screen shows your hand: the seeded deal's, before you have acted.
-        hand = GameSession(MatchConfig(players=3, bots=("easy",), seed=24, deals=1)).state.hands[0]
         screen = term.output.decode("utf-8", "replace")
-        assert all(card_symbol(c) in screen for c in cards_of(hand)), [card_symbol(c) for c in cards_of(hand)]
-        # Enter leads the card under the cursor, or picks up everything when defending; at the end of the
-        # deal it closes the result, and since the match is one deal long, leaves.
+        assert all(card_symbol(c) in screen for c in cards_of(s.state.hands[0]))
+        assert s.game.title in screen and "bot 1 · " in screen
+        for keys, then in case.opening:
+            term.press(keys)
+            assert term.wait_for(then, 30), term.output[-2000:]
+        # Enter makes the move the hand shows (the cursor's card, or picking up everything); at the end
+        # of the deal it closes the result, and since the match is one deal long, leaves.
         deadline = time.monotonic() + 90
         while term.proc.poll() is None and time.monotonic() < deadline:
             term.press(b"\r")
@@ -91,12 +140,39 @@ def test_play_a_complete_deal_in_a_terminal(tmp_path: Path) -> None:
         assert term.proc.poll() == 0, term.output[-2000:]
     finally:
         term.close()
-    text = term.output.decode("utf-8", "replace")
-    assert "Match over after 1 deal(s). Losses:" in text
+    c = s.controller
+    assert f"{c.words.match.capitalize()} over after 1 {c.words.deal}(s): " in term.output.decode("utf-8", "replace")
     saved = list((tmp_path / "deals").glob("*.json"))
     assert len(saved) == 1
-    state = Record.load(saved[0]).replay()
-    assert state.finished and any(a.seat == 0 for a in state.actions())
+    state = case.record(saved[0]).replay()
+    assert state.is_over and any(a.seat == 0 for a in state.actions())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.game for c in CASES])
+def test_a_move_typed_in_one_burst_is_made_whole_and_ctrl_c_saves(case: Case, tmp_path: Path) -> None:
+    # Every key of a quickly typed move reaches the command line: none is taken for a shortcut.
+    s = case.session()
+    status = s.status()
+    typed = case.typed(s)
+    told = s.submit(typed)[0].strip()  # What the log says of the move, as the screen should tell it.
+    autosave = f"{s.game.name}-autosave.json"
+    term = Terminal([*case.args, "--pace", "0"], cwd=tmp_path)
+    try:
+        assert term.wait_for(status[:12], 30), term.output[-2000:]
+        term.press(typed.encode() + b"\r")  # One write: the whole move and Enter.
+        assert term.wait_for(told[:24], 20), (told, term.output[-3000:])
+        term.press(b"\x03")  # Ctrl-C saves and leaves.
+        deadline = time.monotonic() + 20
+        while term.proc.poll() is None and time.monotonic() < deadline:
+            term.read(0.2)
+        assert term.proc.poll() == 0
+    finally:
+        term.close()
+    assert f"Game saved to {autosave}. Resume with: mustamaija play --load {autosave}".encode() in term.output
+    record = case.record(tmp_path / autosave)
+    assert record.extra["match"]["seed"] == s.config.seed
+    mine = next(a for a in record.actions if a.seat == s.human)
+    assert mine == next(a for a in s.state.actions() if a.seat == s.human), (typed, mine)
 
 
 def test_ctrl_c_saves_and_load_resumes(tmp_path: Path) -> None:
@@ -112,7 +188,8 @@ def test_ctrl_c_saves_and_load_resumes(tmp_path: Path) -> None:
     finally:
         term.close()
     assert b"Game saved to mustamaija-autosave.json" in term.output
-    record = Record.load(tmp_path / "mustamaija-autosave.json")
+    saved = tmp_path / "mustamaija-autosave.json"
+    record = get_game("mustamaija").load_record(saved.read_text(encoding="utf-8"))
     assert record.extra["match"]["seed"] == 3
     term = Terminal(["play", "--load", "mustamaija-autosave.json", "--pace", "0"], cwd=tmp_path)
     try:
@@ -124,28 +201,5 @@ def test_ctrl_c_saves_and_load_resumes(tmp_path: Path) -> None:
         assert term.proc.poll() == 0
     finally:
         term.close()
-    assert Record.load(tmp_path / "mustamaija-autosave.json").replay() == record.replay()
-
-
-def test_a_move_typed_in_one_burst_is_made_whole(tmp_path: Path) -> None:
-    # Every key of a quickly typed move reaches the command line: none is taken for a shortcut.
-    session = GameSession(MatchConfig(players=2, bots=("easy",), seed=3, deals=1))
-    assert session.human_to_act and session.state.phase == 0  # You lead first in this deal.
-    hand = session.state.hands[0]
-    pair = next(cards for cards in (cards_of(hand & (0x1FFF << 13 * suit)) for suit in range(4)) if len(cards) >= 2)
-    typed = " ".join(card_name(c) for c in pair[:2])
-    term = Terminal(["play", "--players", "2", "--bots", "easy", "--seed", "3", "--deals", "1", "--pace", "0"],
-                    cwd=tmp_path)
-    try:
-        assert term.wait_for("Enter: lead", 30), term.output[-2000:]
-        term.press(typed.encode() + b"\r")  # One write: the whole move and Enter.
-        assert term.wait_for(f"You lead {card_symbol(pair[0])} {card_symbol(pair[1])}", 20), term.output[-3000:]
-        term.press(b"\x03")
-        deadline = time.monotonic() + 20
-        while term.proc.poll() is None and time.monotonic() < deadline:
-            term.read(0.2)
-        assert term.proc.poll() == 0
-    finally:
-        term.close()
-    first = Record.load(tmp_path / "mustamaija-autosave.json").actions[0]
-    assert first == Lead(0, (1 << pair[0]) | (1 << pair[1])), (typed, first)
+    again = get_game("mustamaija").load_record(saved.read_text(encoding="utf-8"))
+    assert again.replay() == record.replay()

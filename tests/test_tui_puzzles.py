@@ -12,8 +12,8 @@ import pytest
 
 from mustamaija.core.cards import QS, card_name, cards_of
 from mustamaija.games.mustamaija import Beat, Lead, State
+from mustamaija.games.mustamaija.puzzles import Puzzle, PuzzleGame, load_puzzles, verify
 from mustamaija.games.mustamaija.solver import solve
-from mustamaija.tui.puzzles import Puzzle, PuzzleGame, load_puzzles, verify
 
 PUZZLES = load_puzzles()
 

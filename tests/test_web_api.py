@@ -279,10 +279,10 @@ def test_a_match_ends_then_exports_replays_and_rematches(client: TestClient) -> 
     assert "attachment" in r.headers["content-disposition"]
     record = Record.from_json(r.json())
     end = record.replay()
-    assert end.is_over and r.json()["names"][1] == "easy bot"
+    assert end.is_over and r.json()["names"][1] == "bot 1 · easy"
     replay = client.get(f"/api/tables/{tid}/deals/1/replay").json()
     assert len(replay["frames"]) == len(record.actions) + 1 and replay["finished"] is True
-    assert replay["names"][1] == "easy bot"
+    assert replay["names"][1] == "bot 1 · easy"
     assert sum(len(h) for h in replay["frames"][0]["hands"]) == 10 and len(replay["frames"][0]["talon"]) == 42
     error(client.get(f"/api/tables/{tid}/deals/9/record"), 404, "not_found")
     error(client.get("/api/tables/nosuch/deals/1/replay"), 404, "not_found")

@@ -84,7 +84,9 @@ def test_create_a_black_maria_table_with_defaults_and_bots(client: TestClient) -
     meta = body["table"]
     assert meta["game"] == "black-maria" and meta["players"] == 4 and body["seat"] == 0
     assert meta["rules"] == {"target_score": 50, "hands": None, "allow_renege": False}
-    assert [s["bot"] for s in meta["seats"]] == [None, "heuristic", "heuristic", "heuristic"]
+    assert [s["bot"] for s in meta["seats"]] == [None, "medium", "medium", "medium"]
+    assert [s["name"] for s in meta["seats"]] == ["Ann", "bot 1 · medium", "bot 2 · medium", "bot 3 · medium"]
+    assert meta["title"] == "Black Maria" and meta["layout"] == "trick" and meta["preset"] == "standard"
     assert meta["match"]["totals"] == [0, 0, 0, 0] and meta["match"]["target_score"] == 50
     assert body["url"].startswith(f"/t/{meta['id']}#seat=0&token=")
     r = client.post("/api/tables", json={"game": "black-maria", "players": 5, "rules": {"hands": 2, "allow_renege": True},
@@ -93,8 +95,8 @@ def test_create_a_black_maria_table_with_defaults_and_bots(client: TestClient) -
     meta = r.json()["table"]
     assert meta["rules"] == {"target_score": None, "hands": 2, "allow_renege": True}
     assert meta["match"]["hands"] == 2 and meta["deal"] == 1 and meta["status"] == "playing"
-    assert client.get(f"/t/{meta['id']}").text.count("bm-table.js") == 1
-    bots = client.get("/api/bots").json()["black_maria"]
+    assert client.get(f"/t/{meta['id']}").text.count("/static/js/table.js") == 1
+    bots = client.get("/api/bots", params={"game": "black-maria"}).json()
     assert [lv["spec"] for lv in bots["levels"]] == ["random", "heuristic", "pimc:samples=20", "pimc:samples=60"]
 
 
@@ -104,8 +106,8 @@ def test_create_a_black_maria_table_with_defaults_and_bots(client: TestClient) -
     ({"rules": {"hands": None, "target_score": None}}, "bad_rules", "B8"),
     ({"rules": {"target": 50}}, "bad_rules", "unknown rule key 'target'"),
     ({"max_losses": 2}, "bad_rules", "not after losses"),
-    ({"players": 3, "seats": [{"kind": "person"}, {"kind": "bot", "bot": "ismcts"}, {"kind": "bot"}]}, "bad_bot",
-     "unknown Black Maria bot 'ismcts'"),
+    ({"players": 3, "seats": [{"kind": "person"}, {"kind": "bot", "bot": "grandmaster"}, {"kind": "bot"}]}, "bad_bot",
+     "unknown Black Maria bot 'grandmaster'"),
     ({"players": 3, "seats": [{"kind": "person"}]}, "bad_request", "lists 1 seats"),
     ({"game": "chess"}, "bad_request", "game"),
 ])
@@ -159,13 +161,14 @@ def test_a_whole_hand_by_http_and_its_replay_and_record(client: TestClient) -> N
     assert spectator["state"]["phase"] == "over" and spectator["state"]["points"] == points
     deals = client.get(f"/api/tables/{tid}/deals").json()["deals"]
     assert deals == [{"deal": 1, "match": 1, "finished": True, "loser": None, "stopped": False, "turns": 17,
-                      "points": points}]
+                      "scores": points}]
     r = client.get(f"/api/tables/{tid}/deals/1/record")
     assert "black-maria-" in r.headers["content-disposition"]
     record = Record.from_json(r.json())
     assert record.replay().points() == points and len(record.actions) == 54
     replay = client.get(f"/api/tables/{tid}/deals/1/replay").json()
-    assert replay["game"] == "black-maria" and len(replay["frames"]) == 55 and replay["points"] == points
+    assert replay["game"] == "black-maria" and len(replay["frames"]) == 55 and replay["scores"] == points
+    assert replay["layout"] == "trick" and replay["outcome"].startswith("points: seat 0 ")
     assert all(len(h) == 17 for h in replay["frames"][0]["hands"])
     assert replay["names"] == ["player 0", "player 1", "player 2"]
     imported = client.post("/api/replay", json=r.json()).json()
@@ -277,9 +280,10 @@ def test_bots_play_black_maria_hands_in_series_and_hints_come_from_the_view(clie
             continue
         if hints < 3:
             hint = client.get(f"/api/tables/{tid}/hint", headers=auth(token)).json()["hint"]
-            assert hint["bot"] == "heuristic" and hints < 3
+            assert hint["seat"] == 0 and hint["phase"] == mine["phase"] and hint["text"]
+            assert hint["method"] == ("rule" if mine["phase"] == "pass" else "pimc")
             hints += 1
-            action = hint["action"]
+            action = {k: v for k, v in hint["best"]["actions"][0].items() if k != "seat"}
         else:
             action = ({"pass": mine["hand"][-mine["legal"]["count"]:]} if mine["legal"]["kind"] == "pass"
                       else {"play": mine["legal"]["cards"][0]})

@@ -1,4 +1,4 @@
-"""Bots at web tables: levels, checks, and choices made off the event loop (threads, or processes for search)."""
+"""Bots at web tables, for every game: levels, checks, and choices made off the event loop (threads or processes)."""
 
 from __future__ import annotations
 
@@ -7,39 +7,52 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from mustamaija.games.mustamaija.actions import action_from_json
-from mustamaija.games.mustamaija.record import Record
+from mustamaija.core.protocol import Game
+from mustamaija.core.registry import games, get_game
 from mustamaija.web.bots import BotRunner, bot_action, check_bot, levels_json
 from mustamaija.web.errors import ApiError
 
+GAMES = [g.name for g in games()]
+SEARCH = {"mustamaija": "ismcts:iters=30", "black-maria": "pimc:samples=2"}
 
-def test_levels_and_checks() -> None:
-    levels = levels_json()
+
+@pytest.fixture(params=GAMES)
+def game(request: pytest.FixtureRequest) -> Game:
+    return get_game(request.param)
+
+
+def test_levels_and_checks(game: Game) -> None:
+    levels = levels_json(game)
+    assert [lv["level"] for lv in levels["levels"]] == ["easy", "medium", "hard", "expert"]
     assert [lv["spec"] for lv in levels["levels"]][:2] == ["random", "heuristic"]
-    assert check_bot(" medium ") == "medium" and check_bot("heuristic") == "heuristic"
+    assert "heuristic" in levels["bots"] and "random" in levels["bots"]
+    assert check_bot(" medium ", game) == "medium" and check_bot("heuristic", game) == "heuristic"
     for bad in ("", "nobody", "open-hand", 3, "x" * 300):
         with pytest.raises(ApiError) as info:
-            check_bot(bad)
+            check_bot(bad, game)
         assert info.value.code == "bad_bot"
+    with pytest.raises(ApiError) as info:
+        check_bot("nobody", game)
+    assert f"unknown {game.title} bot 'nobody'" in info.value.message
 
 
-def test_a_bot_plays_one_legal_compound_action_from_its_views() -> None:
-    record = Record.from_seed(players=3, seed=8)
+def test_a_bot_plays_one_legal_compound_action_from_its_views(game: Game) -> None:
+    record = game.record_of(game.deal(3, seed=8))
     state = record.start()
     for seed in range(5):
-        body = bot_action(record.to_json(), state.to_act, "medium", seed)
-        action = action_from_json(body, 3)
+        body = bot_action(game.name, record.to_json(), state.to_act, "medium", seed)
+        action = game.action_from_json(body, 3)
         assert action.seat == state.to_act and state.can_play(action)
 
 
-def test_cheap_bots_think_in_threads_and_search_bots_in_processes() -> None:
-    record = Record.from_seed(players=2, seed=3)
+def test_cheap_bots_think_in_threads_and_search_bots_in_processes(game: Game) -> None:
+    record = game.record_of(game.deal(3, seed=3))
     seat = record.start().to_act
     runner = BotRunner(workers=1)
 
     async def both() -> tuple[dict[str, object], dict[str, object]]:
-        return (await runner.choose(record.to_json(), seat, "easy", 1),
-                await runner.choose(record.to_json(), seat, "ismcts:iters=30", 1))
+        return (await runner.choose(game.name, record.to_json(), seat, "easy", 1),
+                await runner.choose(game.name, record.to_json(), seat, SEARCH[game.name], 1))
 
     try:
         cheap, searched = asyncio.run(both())
@@ -49,4 +62,4 @@ def test_cheap_bots_think_in_threads_and_search_bots_in_processes() -> None:
         runner.close()
     state = record.start()
     for body in (cheap, searched):
-        assert state.can_play(action_from_json(body, 2))
+        assert state.can_play(game.action_from_json(body, 3))

@@ -1,9 +1,14 @@
 """The web app in a real browser: Chromium, driven by Playwright, against a real ``mustamaija serve``.
 
-From the lobby a person creates a table with three bots, plays a complete deal
-by clicking the cards the page highlights (one lead by keyboard), survives a
-reload and a dropped connection in the middle of the deal, and opens the
-replay, steps through it, exports the record and imports it again.
+One table page serves every game, with the layout the table's metadata names.
+From the lobby a person creates a Mustamaija table with three bots, plays a
+complete deal by clicking the cards the page highlights (one lead by
+keyboard), survives a reload and a dropped connection in the middle of the
+deal, and opens the replay, steps through it, exports the record and imports
+it again. Then the person chooses Black Maria in the same lobby, passes three
+cards by clicking them (one by keyboard), uses a hint, plays the hand by
+clicking the highlighted cards, and finds the same replay link and rematch.
+Both pages name their game in the header and their bots by seat and level.
 
 With ``MUSTAMAIJA_SCREENSHOTS=1`` the test also saves the screenshots of the
 README (``docs/screenshots/web-*.png``). Chromium must be Debian's
@@ -45,8 +50,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+SHOTS = Path(os.environ.get("MUSTAMAIJA_SCREENSHOTS_DIR") or Path(__file__).resolve().parents[1] / "docs" / "screenshots")
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 375, "height": 740}
 
 
@@ -229,6 +234,9 @@ def test_lobby_deal_reload_and_replay(server: str, browser: Browser, tmp_path: P
     table_id = page.url.rstrip("/").split("/")[-1]
     page.wait_for_selector("body[data-phase]")
     assert page.locator(".seat").count() == 3, "the three bots sit around the table"
+    assert page.inner_text("#game-title") == "Mustamaija" and page.title().startswith("Mustamaija · Friday cards")
+    names = page.locator(".seat .name").all_inner_texts()
+    assert names == ["bot 1 · medium", "bot 2 · medium", "bot 3 · medium"], names
 
     # The seat's token stays out of the address bar and out of every message but its own.
     stored = page.evaluate(f"localStorage.getItem('mustamaija:seat:{table_id}')")
@@ -390,4 +398,148 @@ def test_card_module_agrees_with_the_engine(server: str, browser: Browser) -> No
         assert parsed is not None
     assert page.evaluate("import('/static/js/cards.js').then((m) => [m.spoken('TD'), m.parse('1S'), m.symbol('QS')])") \
         == ["10 of diamonds", None, "Q♠"]
+    page.close()
+
+
+SUIT_ORDER = "SHCD"  # The page's order: black and red suits alternating.
+RANKS = "23456789TJQKA"
+
+
+def _hand_order(cards: list[str]) -> list[str]:
+    return sorted(cards, key=lambda c: (SUIT_ORDER.index(c[1]), RANKS.index(c[0])))
+
+
+def _wait_turn_or_over(page: Page) -> str:
+    """Wait until this seat is to act (and nothing is being sent) or the game is over."""
+    page.wait_for_function(
+        "() => { const a = window.mustamaija; return a.meta && a.state && !a.pending"
+        " && ((a.state.legal && a.meta.version !== a.sentAt) || a.meta.status === 'over'); }", timeout=30000)
+    return "over" if _state(page)["meta"]["status"] == "over" else "turn"
+
+
+def test_a_trick_game_from_the_same_lobby_hint_replay_and_rematch(server: str, browser: Browser) -> None:
+    errors: list[str] = []
+    page = browser.new_page(viewport=DESKTOP)
+    _watch_errors(page, errors)
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#game option").all_inner_texts() == ["Black Maria", "Mustamaija"]
+    page.select_option("#game", "black-maria")
+    assert not page.locator("#preset").is_visible(), "one rule set: no preset to choose"
+    assert page.locator("#players option").first.inner_text() == "3 players"
+    assert page.locator("#match-kind option").all_inner_texts() == ["at a target score", "after a number of hands"]
+    page.select_option("#players", "4")
+    page.select_option("#match-kind", "hands")
+    assert page.inner_text("#match-count-label") == "Hands"
+    page.fill("#match-count", "1")
+    page.fill("#player-name", "Ann")
+    for s, level in ((1, "easy"), (2, "medium"), (3, "easy")):
+        page.select_option(f"#seat-{s}", f"bot:{level}")
+    page.click("#create")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_function("() => window.mustamaija && window.mustamaija.meta && window.mustamaija.state")
+    table_id = page.url.rstrip("/").split("/")[-1]
+    with urllib.request.urlopen(f"{server}/api/tables/{table_id}", timeout=10) as r:
+        meta = json.load(r)["table"]
+    assert meta["game"] == "black-maria" and meta["rules"] == {"target_score": None, "hands": 1, "allow_renege": False}
+    assert [s["bot"] for s in meta["seats"]] == [None, "easy", "medium", "easy"]
+    # The same page as every game's, naming this game, with the bots named by seat and level.
+    assert page.inner_text("#game-title") == "Black Maria" and page.title().startswith("Black Maria · ")
+    assert page.evaluate("document.body.dataset.layout") == "trick"
+    names = page.locator(".trick-seat .name").all_inner_texts()
+    assert names == ["You", "bot 1 · easy", "bot 2 · medium", "bot 3 · easy"], names
+
+    # Passing: three cards, two by click and one by keyboard, then confirm.
+    page.wait_for_function("() => window.mustamaija.state.legal && window.mustamaija.state.legal.kind === 'pass'",
+                           timeout=30000)
+    hand = _state(page)["state"]["hand"]
+    shown = page.eval_on_selector_all("#hand button.card", "els => els.map(e => e.dataset.card)")
+    assert shown == _hand_order(hand)
+    assert page.locator("#btn-pass").is_disabled()
+    to_pass = shown[:3]
+    page.click(f'#hand [data-card="{to_pass[0]}"]')
+    page.click(f'#hand [data-card="{to_pass[1]}"]')
+    page.focus(f'#hand [data-card="{to_pass[1]}"]')
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    assert page.locator("#hand button.card.selected").count() == 3
+    assert page.locator("#btn-pass").inner_text() == "Pass 3/3"
+    _shot(page, "web-bm-pass.png")
+    page.click("#btn-pass")
+    page.wait_for_function("() => window.mustamaija.state.phase === 'play'", timeout=30000)
+    snap = _state(page)
+    received = snap["state"]["received"]
+    assert sorted(snap["state"]["passed"]) == sorted(to_pass)
+    assert len(received) == 3 and not set(received) & set(to_pass)
+    if sum(snap["state"]["tricks"]) == 0:
+        highlighted = page.eval_on_selector_all("#hand button.card.received", "els => els.map(e => e.dataset.card)")
+        assert sorted(highlighted) == sorted(received)
+        assert "received" in page.inner_text("#pass-panel")
+
+    # Play the whole hand by clicking highlighted cards; the first card is the search's hint, used.
+    plays = 0
+    shot_taken = False
+    page.evaluate("() => { window.mustamaija.sentAt = -1; }")
+    while _wait_turn_or_over(page) == "turn":
+        snap = _state(page)
+        legal = snap["state"]["legal"]["cards"]
+        playable = page.eval_on_selector_all("#hand button.card.playable:not([disabled])", "els => els.map(e => e.dataset.card)")
+        assert sorted(playable) == sorted(legal)
+        assert page.eval_on_selector_all("#hand button.card", "els => els.map(e => e.dataset.card)") == \
+            _hand_order(snap["state"]["hand"])
+        assert page.locator("#trick .trick-play").count() == len(snap["state"]["trick"])
+        marker = page.inner_text("#hearts")
+        assert marker == ("♥ hearts broken" if snap["state"]["hearts_broken"] else "♥ hearts not broken")
+        if not shot_taken and snap["state"]["trick"] and snap["state"]["last_trick"]:
+            _shot(page, "web-bm-table.png")
+            shot_taken = True
+        page.evaluate("() => { window.mustamaija.sentAt = window.mustamaija.meta.version; }")
+        if plays == 0:
+            page.click("#btn-hint")
+            page.wait_for_selector("#btn-use-hint", timeout=30000)
+            hinted = _state(page)
+            assert page.evaluate("window.mustamaija.hint.method") in ("pimc", "rule")
+            assert page.evaluate("window.mustamaija.hint.best.actions[0].play") in legal
+            assert hinted["meta"]["version"] == snap["meta"]["version"]
+            page.click("#btn-use-hint")
+        else:
+            page.click(f'#hand [data-card="{playable[-1]}"]')
+        plays += 1
+    assert plays == 13
+    snap = _state(page)
+    points = snap["meta"]["match"]["results"][0]["points"]
+    assert snap["meta"]["match"]["over"] and sum(points) == 43
+    assert "Game over" in page.inner_text("#result")
+    scores = page.inner_text("#scores")
+    assert all(str(p) in scores for p in points)
+    assert page.locator("#announcer p").count() > 0
+    log = page.locator("#log li").all_inner_texts()
+    assert any("passes 3 cards" in line for line in log) and any("The game is over" in line for line in log)
+    # The same end of a match as every game's: the replay link, and a rematch for the seated.
+    assert page.get_attribute("#replay-link", "href") == f"/replay/{table_id}/1"
+    assert page.locator("#scores .replays a").count() == 1
+    page.click("#btn-rematch")
+    page.wait_for_function("() => window.mustamaija.meta.match.number === 2 && window.mustamaija.state.deal === 2",
+                           timeout=30000)
+    assert not errors, errors
+
+    # The replay of the finished hand shows every hand, step by step.
+    page.goto(f"{server}/replay/{table_id}/1")
+    page.wait_for_selector("body[data-frames]", state="attached")
+    assert page.evaluate("document.body.dataset.frames") == "57", errors
+    assert page.inner_text("#replay-title").startswith("Black Maria · ")
+    assert page.locator("#r-hands .replay-seat").count() == 4
+    assert page.locator("#r-hands .replay-seat .card").count() == 52
+    page.click("#action-list li[data-index='56']")
+    page.wait_for_selector("body[data-index='56']", state="attached")
+    assert "Points:" in page.inner_text("#frame-text")
+    assert not errors, errors
+
+    # A phone in portrait shows the same table without sideways scrolling.
+    phone = browser.new_page(viewport=PHONE)
+    phone.goto(f"{server}/t/{table_id}")
+    phone.wait_for_selector("#scores table")
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"] + 1, width
+    phone.close()
     page.close()

@@ -54,3 +54,36 @@ def cards_in(obj: object) -> set[str]:
     if isinstance(obj, list):
         return set().union(*(cards_in(v) for v in obj)) if obj else set()
     return set()
+
+
+def auth(token: str) -> dict[str, str]:
+    """Return the header that authenticates a seat token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def play_seat(base: str, table: str, token: str | None, choose: Any, seed: int, log: list[str]) -> None:
+    """Connect, say hello, and play ``choose(legal, rng)`` until the match is over, keeping every message received."""
+    import asyncio
+    import random
+
+    import websockets
+
+    rng = random.Random(seed)
+    acted = -1
+    async with websockets.connect(f"ws://{base}/ws/tables/{table}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
+        while True:
+            text = await asyncio.wait_for(ws.recv(), 60)
+            assert isinstance(text, str)
+            log.append(text)
+            message = json.loads(text)
+            assert message["type"] != "error", message
+            if message["type"] not in ("sync", "update"):
+                continue
+            if message["table"]["status"] == "over":
+                return
+            state, version = message["state"], message["table"]["version"]
+            if token is not None and state is not None and state["legal"] is not None and version != acted:
+                acted = version
+                action = choose(state["legal"], rng)
+                await ws.send(json.dumps({"type": "action", "version": version, "action": action}))

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.registry import game_names
 
 # Every module of this package with an ``add_parser`` function is a subcommand; modules
 # must import heavy dependencies inside ``run`` so that start-up stays quick.
@@ -18,8 +19,8 @@ _ORDER = ("play", "demo", "replay", "solve", "hint", "tournament", "serve", "ben
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of every subcommand."""
     parser = argparse.ArgumentParser(
-        prog="mustamaija",
-        description="Mustamaija, the Finnish card game: play, replay, analyse and benchmark.",
+        prog=__name__.partition(".")[0],
+        description=f"Card games to play, replay, analyse and benchmark ({', '.join(game_names())}).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     names = [m.name for m in pkgutil.iter_modules(__path__)]

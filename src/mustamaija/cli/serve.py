@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
-    print(f"Mustamaija is served at {url}  (database: {_safe(db)}; Ctrl-C stops it)", flush=True)
+    print(f"mustamaija is served at {url}  (database: {_safe(db)}; Ctrl-C stops it)", flush=True)
     if args.open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024,

@@ -1,20 +1,19 @@
-"""``mustamaija tournament``: bots play duplicate deals with seat rotation; loss rates (or points) with intervals.
+"""``mustamaija tournament``: bots play duplicate deals with seat rotation; loss rates or points with intervals.
 
 ``--bots`` lists one bot spec per seat, separated by commas. A spec is a
 registered bot name, optionally with factory parameters separated by colons
-(``name:key=value:key=value``), and ``SPEC*K`` repeats a spec for K seats::
+(``name:key=value:key=value``), an outside bot named by its code
+(``mybots:Eager``, importable from the current folder or ``PYTHONPATH``), and
+``SPEC*K`` repeats a spec for K seats::
 
     mustamaija tournament --players 4 --bots heuristic,random*3 --deals 2000 --jobs 2
 
-``--backend ray`` plays the same games on a Ray cluster (``--address``) or a
-local Ray instance, with the same results (docs/research.md)::
+``--game`` chooses the game (its bots, its rules: ``--preset`` or ``--rules``
+JSON); the report gives loss rates or mean points per deal, as the game
+scores a deal. ``--backend ray`` plays the same games on a Ray cluster
+(``--address``) or a local Ray instance, with the same results (docs/research.md)::
 
     mustamaija tournament --bots ismcts,heuristic*3 --deals 5000 --backend ray --address auto
-
-``--game black-maria`` plays Black Maria hands instead (its own bots and
-rules) and reports each bot's average penalty points per hand::
-
-    mustamaija tournament --game black-maria --players 4 --bots heuristic,random*3 --deals 2000
 """
 
 from __future__ import annotations
@@ -23,36 +22,27 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Iterable
 from typing import Any
 
+from mustamaija.cli.options import add_game_arguments, game_rules
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.games.mustamaija.rules import PRESETS, Rules
+from mustamaija.core.protocol import Game
+from mustamaija.core.registry import get_game
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the subcommand."""
     p = sub.add_parser(
         "tournament",
-        help="let bots play duplicate deals with seat rotation and report loss rates (Black Maria: penalty points) "
-        "with 95%% intervals",
+        help="let bots play duplicate deals with seat rotation and report loss rates or points with 95%% intervals",
         description="Every deal is played once per rotation of the lineup through the seats, with the same deck "
-        "(duplicate deals). Bot specs: NAME or NAME:key=value:key=value, one per seat, separated by commas; "
-        "SPEC*K repeats a spec K times. Known Mustamaija bots: random, heuristic, and any registered by other "
-        "modules; Black Maria bots: random, heuristic, pimc:samples=N. With --game black-maria every game is one "
-        "hand and each bot's figure is its average penalty points per hand.",
+        "(duplicate deals). Bot specs: NAME or NAME:key=value:key=value, or MODULE:CLASS for a bot of your own, "
+        "one per seat, separated by commas; SPEC*K repeats a spec K times. A game where one seat loses reports "
+        "loss rates with Wilson intervals; a game of penalty points reports mean points per deal.",
     )
-    p.add_argument("--game", choices=["mustamaija", "black-maria"], default="mustamaija",
-                   help="the game to play (default mustamaija)")
-    p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
+    add_game_arguments(p)
     p.add_argument("--bots", default=None,
-                   help="comma-separated bot specs, one per seat (default: heuristic, then random in the other seats)")
-    rules = p.add_mutually_exclusive_group()
-    rules.add_argument("--preset", choices=list(PRESETS), default=None,
-                       help="Mustamaija rule preset (default standard)")
-    rules.add_argument("--rules", metavar="JSON", default=None,
-                       help="a rule set as a JSON object, or the name of a file holding one "
-                       "(Black Maria keys: target_score, hands, allow_renege)")
+                   help="comma-separated bot specs, one per seat (default: the game's medium level, then random)")
     p.add_argument("--deals", type=int, default=200, help="number of deals, each played once per rotation (default 200)")
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     p.add_argument("--jobs", type=int, default=1,
@@ -66,13 +56,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--out", metavar="DIR", default=None, help="write every game as a record file into DIR")
     p.add_argument("--plot", metavar="FILE.png", default=None,
-                   help="draw the loss rates (Black Maria: points per hand) with their intervals (needs matplotlib)")
+                   help="draw every bot's figure with its interval (needs matplotlib)")
     p.set_defaults(run=run)
 
 
-def _lineup(text: str | None, players: int) -> list[str]:
+def _lineup(text: str | None, players: int, game: Game) -> list[str]:
     if text is None:
-        return ["heuristic"] + ["random"] * (players - 1)
+        return [game.levels.get("medium", "random")] + ["random"] * (players - 1)
     out: list[str] = []
     for part in text.split(","):
         part = part.strip()
@@ -84,28 +74,6 @@ def _lineup(text: str | None, players: int) -> list[str]:
         else:
             out.append(part)
     return out
-
-
-def _rules_json(args: argparse.Namespace) -> Any:
-    text = args.rules.strip()
-    if not text.startswith("{"):
-        try:
-            with open(text, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise MustamaijaError(f"--rules: cannot read {args.rules!r}: {e.strerror or e}") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise MustamaijaError(f"--rules: not valid JSON: {e}") from None
-    return obj
-
-
-def _rules(args: argparse.Namespace) -> tuple[Rules, str | None]:
-    if args.rules is None:
-        name = args.preset or "standard"
-        return Rules.preset(name), name
-    return Rules.from_json(_rules_json(args)), None
 
 
 class _Bar:
@@ -138,30 +106,21 @@ def run(args: argparse.Namespace) -> int:
         raise MustamaijaError(f"--jobs must be at least 1, not {args.jobs}")
     if args.address is not None and args.backend != "ray":
         raise MustamaijaError("--address needs --backend ray")
-    if args.game == "black-maria":
-        return _run_black_maria(args)
-    from mustamaija.tournament.report import plot_loss_rates, table_lines
+    from mustamaija.players.registry import make_bot
+    from mustamaija.tournament.report import plot, table_lines
     from mustamaija.tournament.runner import TournamentSettings, run_tournament
 
-    rules, preset = _rules(args)
+    game = get_game(args.game)
+    rules, preset = game_rules(args, game)
     settings = TournamentSettings(
-        players=args.players, bots=tuple(_lineup(args.bots, args.players)), rules=rules, deals=args.deals,
-        seed=args.seed, rotate=not args.no_rotate, preset=preset,
+        players=args.players, bots=tuple(_lineup(args.bots, args.players, game)), game=game.name, rules=rules,
+        deals=args.deals, seed=args.seed, rotate=not args.no_rotate, preset=preset,
     )
-    # Build one of each bot now, so that a bad spec fails before any process starts.
-    from mustamaija.players.registry import make_bot
-
-    for spec in dict.fromkeys(settings.bots):
-        make_bot(spec, 0)
+    for spec in dict.fromkeys(settings.bots):  # A bad spec fails before any process starts.
+        make_bot(spec, 0, game)
     progress = _Bar() if sys.stderr.isatty() else None
     result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress, backend=args.backend,
                             address=args.address)
-    return _report(args, result, plot_loss_rates, table_lines)
-
-
-def _report(args: argparse.Namespace, result: Any, plot: Callable[[Any, str], object],
-            lines: Callable[[Any], Iterable[str]]) -> int:
-    """Draw the plot if asked, then print the result as JSON or as a table (either game's result and report)."""
     if args.plot:
         try:
             plot(result, args.plot)
@@ -174,33 +133,11 @@ def _report(args: argparse.Namespace, result: Any, plot: Callable[[Any, str], ob
         if args.plot:
             obj["plot"] = args.plot
         print(json.dumps(obj))
-    else:
-        for line in lines(result):
-            print(line)
-        if args.out:
-            print(f"records written to {args.out}")
-        if args.plot:
-            print(f"plot written to {args.plot}")
+        return 0
+    for line in table_lines(result):
+        print(line)
+    if args.out:
+        print(f"records written to {args.out}")
+    if args.plot:
+        print(f"plot written to {args.plot}")
     return 0
-
-
-def _run_black_maria(args: argparse.Namespace) -> int:
-    """Run a Black Maria tournament and print its report (points per hand instead of loss rates)."""
-    from mustamaija.games.black_maria.rules import Rules as BlackMariaRules
-    from mustamaija.players.registry import make_bot
-    from mustamaija.tournament.blackmaria import BlackMariaSettings, run_black_maria_tournament
-    from mustamaija.tournament.points_report import plot_points, points_table_lines
-
-    if args.preset is not None:
-        raise MustamaijaError("--preset names a Mustamaija rule set; for Black Maria give --rules JSON")
-    rules = BlackMariaRules() if args.rules is None else BlackMariaRules.from_json(_rules_json(args))
-    settings = BlackMariaSettings(
-        players=args.players, bots=tuple(_lineup(args.bots, args.players)), rules=rules, deals=args.deals,
-        seed=args.seed, rotate=not args.no_rotate,
-    )
-    for spec in dict.fromkeys(settings.bots):  # A bad spec fails before any process starts.
-        make_bot(spec, 0, game="black-maria")
-    progress = _Bar() if sys.stderr.isatty() else None
-    result = run_black_maria_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress,
-                                        backend=args.backend, address=args.address)
-    return _report(args, result, plot_points, points_table_lines)

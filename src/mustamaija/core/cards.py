@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator
 from typing import Final
 
@@ -39,6 +40,7 @@ __all__ = [
     "CardsLike",
     "card",
     "card_name",
+    "card_of",
     "card_symbol",
     "cards_mask",
     "cards_of",
@@ -47,6 +49,7 @@ __all__ = [
     "parse_cards",
     "parse_suit",
     "rank_of",
+    "shuffled_pack",
     "suit_name",
     "suit_of",
 ]
@@ -319,3 +322,15 @@ def cards_mask(cards: CardsLike | int) -> int:
             raise CardError(f"card {_NAMES[c]} is given twice")
         m |= 1 << c
     return m
+
+
+def shuffled_pack(rng: random.Random) -> tuple[Card, ...]:
+    """Return the 52 cards shuffled by ``rng``, top card first: every game's shuffle, so a seed deals alike."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return tuple(deck)
+
+
+def card_of(card: Card | str) -> Card:
+    """Return a card given as an int or as its name."""
+    return card if isinstance(card, int) else parse_card(card)

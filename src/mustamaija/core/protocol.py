@@ -24,13 +24,10 @@ Steps are small integers ``0 <= step < game.num_steps``: the
 card-at-a-time decomposition that search and learning code use, with one
 fixed action space per game. Compound actions are what records hold.
 
->>> from mustamaija.core.registry import get_game
->>> game = get_game("black-maria")
->>> isinstance(game, Game), game.title, game.num_steps
-(True, 'Black Maria', 52)
->>> s = game.deal(4, seed=3)
->>> isinstance(s, GameState), isinstance(s.view(0), GameView)
-(True, True)
+>>> from mustamaija.core.registry import games
+>>> for game in games():
+...     s = game.deal(game.min_players, seed=3)
+...     assert isinstance(game, Game) and isinstance(s, GameState) and isinstance(s.view(0), GameView)
 """
 
 from __future__ import annotations
@@ -39,11 +36,24 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
+from mustamaija.core.bench import BenchSection
+
 if TYPE_CHECKING:  # numpy comes with the research extra; the core does not need it to run.
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["BotFactory", "Game", "GameAction", "GameRecord", "GameState", "GameView", "Player", "ResultKind"]
+__all__ = [
+    "BotFactory",
+    "Game",
+    "GameAction",
+    "GameRecord",
+    "GameState",
+    "GameView",
+    "Player",
+    "ResultKind",
+    "SearchKit",
+    "protocol_members",
+]
 
 ResultKind = Literal["loss", "points"]
 """How a deal is scored between bots: one seat loses (a loss rate), or every seat takes penalty points (a mean)."""
@@ -64,13 +74,8 @@ class GameAction(Protocol):
         """Return the action as a record's JSON object."""
 
 
-@runtime_checkable
-class GameView(Protocol):
-    """What one seat, or a spectator (seat ``None``), may know of a deal."""
-
-    @property
-    def seat(self) -> int | None:
-        """Return the viewer's seat, ``None`` for a spectator."""
+class _Deal(Protocol):
+    """What a state and a view of it both tell: the seats, whose turn it is, whether the deal is over, the legal steps."""
 
     @property
     def players(self) -> int:
@@ -84,6 +89,21 @@ class GameView(Protocol):
     def is_over(self) -> bool:
         """Return whether the deal is over."""
 
+    def legal_mask(self) -> int:
+        """Return the legal steps as a mask (a view: the viewer's, 0 unless it is the viewer's turn)."""
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal steps in rising order."""
+
+
+@runtime_checkable
+class GameView(_Deal, Protocol):
+    """What one seat, or a spectator (seat ``None``), may know of a deal."""
+
+    @property
+    def seat(self) -> int | None:
+        """Return the viewer's seat, ``None`` for a spectator."""
+
     @property
     def hand(self) -> int:
         """Return the viewer's hand as a card mask (0 for a spectator)."""
@@ -91,12 +111,6 @@ class GameView(Protocol):
     @property
     def hand_sizes(self) -> Sequence[int]:
         """Return every seat's number of cards."""
-
-    def legal_mask(self) -> int:
-        """Return the viewer's legal steps as a mask (0 unless it is the viewer's turn)."""
-
-    def legal_actions(self) -> list[int]:
-        """Return the viewer's legal steps in rising order."""
 
     def render(self) -> str:
         """Return the view as plain text, one fact a line."""
@@ -114,20 +128,8 @@ class Player(Protocol):
 
 
 @runtime_checkable
-class GameState(Protocol):
+class GameState(_Deal, Protocol):
     """The whole truth of one deal: mutable, cheap to copy, driven by steps or compound actions."""
-
-    @property
-    def players(self) -> int:
-        """Return the number of seats."""
-
-    @property
-    def to_act(self) -> int:
-        """Return the seat to act, -1 once the deal is over."""
-
-    @property
-    def is_over(self) -> bool:
-        """Return whether the deal is over."""
 
     @property
     def in_progress(self) -> bool:
@@ -146,12 +148,6 @@ class GameState(Protocol):
 
     def view(self, seat: int | None) -> Any:
         """Return what ``seat`` may know (``None``: a spectator): the game's one visibility function."""
-
-    def legal_mask(self) -> int:
-        """Return the legal steps as a mask."""
-
-    def legal_actions(self) -> list[int]:
-        """Return the legal steps in rising order."""
 
     def verify_step(self, step: int) -> None:
         """Raise :class:`~mustamaija.core.errors.IllegalActionError` naming the rule unless ``step`` is legal."""
@@ -202,17 +198,82 @@ class GameRecord(Protocol):
 
 
 @runtime_checkable
+class SearchKit(Protocol):
+    """A game's knowledge for the generic searches of :mod:`mustamaija.search` (PIMC, ISMCTS, hints).
+
+    The searches know only the protocol; everything they need to know about
+    one game comes from this object (``game.search_kit()``).
+    :class:`mustamaija.search.kit.BasicKit` gives every member a generic
+    default (every legal step a candidate, random playouts); a game
+    overrides what it knows. A *plan* is a whole action as the kit builds it
+    (any picklable value); the search plays plans out and then emits the
+    chosen one a step at a time.
+    """
+
+    default_budget: Mapping[str, int]
+    """PIMC's budget when a bot spec names none: ``{"iters": n}`` (sequential halving) or ``{"samples": n}`` (flat)."""
+    playout_seeds: bool
+    """Whether playouts use random numbers (then every sampled world draws a seed for its playouts)."""
+    rollouts: Sequence[str]
+    """The names of the ISMCTS rollout policies; the first is the default."""
+    default_depth: int
+    """The ISMCTS rollout truncation by default (0: play every rollout to the end)."""
+
+    def decision_seed(self, seed: int | None, rng: random.Random, view: Any) -> int | str:
+        """Return the seed of one decision's search from the player's seed, its generator and the view."""
+
+    def sampler(self, view: Any) -> Callable[[random.Random], Any]:
+        """Return a function dealing states ``view`` cannot tell from the truth, as :meth:`Game.sample` does."""
+
+    def fixed_step(self, view: Any, seed: int | None) -> int | None:
+        """Return the step taken without a search (a rule of the game's bots), or ``None`` to search."""
+
+    def candidates(self, view: Any) -> tuple[list[Any], int]:
+        """Return the plans worth searching at the start of the seat's action, and the index of the preferred one."""
+
+    def plan_key(self, view: Any) -> Any:
+        """Return what identifies the action a plan is being played for (``None``: plans are single steps)."""
+
+    def plan_step(self, plan: Any, view: Any) -> int:
+        """Return the next step of ``plan`` for the seat of ``view``."""
+
+    def apply(self, state: Any, plan: Any) -> None:
+        """Take the whole planned action in ``state``, in place."""
+
+    def playout(self, state: Any, rng: random.Random | None) -> None:
+        """Play ``state`` to the end in place with the game's playout policy, every seat alike."""
+
+    def endgame(self, max_cards: int | None) -> Callable[[Any], int | None] | None:
+        """Return an exact endgame hand-over for one player (a view in, a step or ``None`` out), if the game has one."""
+
+    def policy(self, name: str) -> Callable[[Any, random.Random], int]:
+        """Return the ISMCTS rollout policy ``name``: a legal step of a state; raise ValueError for an unknown name."""
+
+    def rollout(self, name: str, depth: int) -> Callable[[Any, random.Random], list[float]]:
+        """Return an ISMCTS rollout: play a state on (``depth`` turns, 0: to the end) and return every seat's value in [0, 1]."""
+
+    def values(self, state: Any) -> list[float]:
+        """Return every seat's value of a finished deal in [0, 1] (its returns, scaled)."""
+
+    def context(self, state: Any) -> Any:
+        """Return what tells apart decisions that the same steps reach in different sampled deals (ISMCTS nodes)."""
+
+    def solver(self) -> Any:
+        """Return the game's exact solver (:class:`mustamaija.search.kit.ExactSolver`), or ``None``."""
+
+
+@runtime_checkable
 class Game(Protocol):
     """One game: its description and every operation of it that the layers above need."""
 
     name: str
-    """The registry key, the ``game`` of its records and the ``--game`` of the command line (``"black-maria"``)."""
+    """The registry key, the ``game`` of its records and the ``--game`` of the command line (lower case, words joined by ``-``)."""
     title: str
-    """The name people read (``"Black Maria"``)."""
+    """The name people read, capitalised and with spaces."""
     env_name: str
-    """The name as an identifier, for PettingZoo, Gymnasium and OpenSpiel ids (``"black_maria"``)."""
+    """The name as an identifier, for PettingZoo, Gymnasium and OpenSpiel ids (:attr:`name` with ``_`` for ``-``)."""
     record_format: str
-    """The ``format`` of its records (``"black-maria-record/1"``)."""
+    """The ``format`` of its records (``"<name>-record/1"``)."""
     min_players: int
     max_players: int
     num_steps: int
@@ -271,6 +332,11 @@ class Game(Protocol):
 
     # -- search --------------------------------------------------------------------
 
+    def card_places(self, state: Any) -> dict[str, int]:
+        """Return where every card dealt is now, by place name: disjoint masks whose union is :meth:`deck`."""
+
+    # -- search --------------------------------------------------------------------
+
     def sample(self, view: Any, rng: random.Random) -> Any:
         """Return a full state drawn uniformly among those ``view`` cannot tell apart; its view equals ``view``."""
 
@@ -322,5 +388,29 @@ class Game(Protocol):
     def narrate(self, record: Any) -> list[str]:
         """Return a record told turn by turn, one line each, every hand visible."""
 
+    def bench_sections(self) -> Sequence[BenchSection]:
+        """Return the measures only this game can take, for ``mustamaija bench`` (its solver, its search...); may be empty."""
+
+    def action_steps(self, state: Any, action: Any) -> list[int]:
+        """Return the steps that take the compound ``action`` in ``state``, whose actor has taken no step of it yet.
+
+        A player may return whole actions and the stack turns them into
+        steps (:mod:`mustamaija.players.whole`). Raise
+        :class:`~mustamaija.core.errors.IllegalActionError` unless the action is legal now.
+        """
+
+    def search_kit(self) -> SearchKit:
+        """Return this game's knowledge for the generic searches (:class:`SearchKit`)."""
+
     def renderer(self, front_end: str) -> str | None:
         """Return the ``module:attribute`` of this game's renderer for a front end (``"tui"``, ``"web"``), if any."""
+
+
+def protocol_members(protocol: type) -> set[str]:
+    """Return the names a class must have to satisfy ``protocol`` (attributes and methods)."""
+    names: set[str] = set()
+    for base in protocol.__mro__:
+        if base.__name__ in ("Protocol", "Generic", "object"):
+            continue
+        names |= {n for n in (*vars(base), *getattr(base, "__annotations__", {})) if not n.startswith("_")}
+    return names

@@ -1,18 +1,21 @@
-"""The PettingZoo AEC environment: one agent per seat, one card-at-a-time step per turn of play.
+"""The PettingZoo AEC environment of any game: one agent per seat, one step per turn of play.
 
 Agents are ``player_0`` ... ``player_{n-1}`` (agent ``player_i`` is seat
-``i``). An action is a step of the game's fixed step space (for Mustamaija:
-0-51 a card, 52 stop, 53-56 declare a suit); the observation is a dict of
-``observation`` (the seat's view encoded as a float vector) and
-``action_mask`` (1 for every legal step, all 0 when the agent is not to act).
-Rewards come once, at the end of the deal: -1 for the loser and 0 for the
-others. A deal stopped unfinished (M21) truncates every agent with reward 0.
+``i``). An action is a step of the game's fixed step space
+(``Discrete(game.num_steps)``); the observation is a dict of
+``observation`` (the seat's view encoded by ``game.encode`` as a float
+vector) and ``action_mask`` (1 for every legal step, all 0 when the agent is
+not to act). Rewards come once, at the end of the deal: the game's
+``returns``. A deal the game stops unfinished (``game.truncated``) truncates
+every agent instead of terminating it.
 
->>> env = raw_env(players=3, preset="wikipedia")
+>>> from mustamaija.core.registry import DEFAULT_GAME, get_game
+>>> game = get_game(DEFAULT_GAME)
+>>> env = raw_env(players=3, game=game)
 >>> env.reset(seed=7)
 >>> obs, reward, terminated, truncated, info = env.last()
->>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0, env.agent_selection
-((1056,), True, 'player_1')
+>>> obs["observation"].shape == (game.obs_size,), int(obs["action_mask"].sum()) > 0
+(True, True)
 >>> final = {}
 >>> while env.agents:
 ...     obs, reward, terminated, truncated, info = env.last()
@@ -20,8 +23,8 @@ others. A deal stopped unfinished (M21) truncates every agent with reward 0.
 ...         final[env.agent_selection] = reward
 ...     legal = obs["action_mask"].nonzero()[0]
 ...     env.step(None if terminated or truncated else int(legal[0]))
->>> sorted(final.values())
-[-1.0, 0.0, 0.0]
+>>> sorted(final) == env.possible_agents
+True
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 
 from mustamaija.core.protocol import Game, GameState
-from mustamaija.core.registry import get_game
+from mustamaija.core.registry import DEFAULT_GAME, get_game
 
 __all__ = ["AgentObs", "env", "mask_array", "raw_env"]
 
@@ -49,28 +52,26 @@ def mask_array(mask: int, size: int) -> npt.NDArray[np.int8]:
 
 
 class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
-    """A deal of ``game`` for ``players`` seats; every rule option is a keyword argument.
+    """A deal of ``game`` (a name or a game object of the registry) for ``players`` seats.
 
-    ``preset`` names the starting rule set and any other keyword (for
-    Mustamaija: ``hand_size``, ``trump``, ``trump_suit``, ``trump_turn``,
-    ``spades_can_be_trump``, ``attack_limit``, ``max_lead``, ``max_turns``,
-    ``next_dealer``) overrides one of its rules. ``render_mode`` is ``None``,
-    ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it).
+    ``preset`` names the starting rule set (``None``: the game's first) and
+    any other keyword (a rule key of ``game.rule_defaults``) overrides one of
+    its rules. ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns
+    the table as text) or ``"human"`` (prints it).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"], "name": "mustamaija_v0", "is_parallelizable": False, "render_fps": 1,
-    }
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, players: int = 3, preset: str = "standard", game: str = "mustamaija",
+    def __init__(self, players: int = 3, preset: str | None = None, game: str | Game = DEFAULT_GAME,
                  render_mode: str | None = None, **rules: Any) -> None:
         super().__init__()
         self.game_spec: Game = get_game(game)
+        preset = preset or self.game_spec.presets[0]
         self.rules = self.game_spec.make_rules(preset, rules)
         self.game_spec.check_players(self.rules, players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"bad render_mode {render_mode!r}: expected None, 'human' or 'ansi'")
-        self.metadata = {**self.metadata, "name": f"{game}_v0"}  # type: ignore[misc]  # one name per game
+        self.metadata = {**self.metadata, "name": f"{self.game_spec.env_name}_v0"}  # type: ignore[misc]  # one name per game
         self.render_mode = render_mode
         self.players = players
         self.preset = preset

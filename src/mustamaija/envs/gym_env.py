@@ -1,22 +1,29 @@
-"""The single-agent Gymnasium environment: one learning seat, bots of your choice in the others.
+"""The single-agent Gymnasium environment of any game: one learning seat, bots of your choice in the others.
 
 The observation is the learner's view encoded as in the PettingZoo
 environment, the action a step, and the reward comes at the end of the deal
-(-1 if the learner lost, 0 otherwise; 0 and ``truncated`` for a deal stopped
-unfinished, M21). :meth:`SingleAgentEnv.action_masks` returns the legal steps,
-so ``MaskablePPO`` from sb3-contrib can train on it directly.
+(the learner's share of the game's ``returns``; 0 and ``truncated`` for a
+deal the game stops unfinished). :meth:`SingleAgentEnv.action_masks`
+returns the legal steps, so ``MaskablePPO`` from sb3-contrib can train on
+it directly.
+
+Every ``info`` holds the same keys with values of the same types at every
+step, so that ``gymnasium.make_vec`` can stack them: ``seat`` (the learner's
+seat), ``loser`` (the seat that lost a deal of a game scored by a loser, -1
+otherwise and until the end), ``illegal`` (whether the learner's step was
+illegal) and ``returns`` (every seat's reward, all 0 until the end).
 
 >>> env = SingleAgentEnv(players=3, opponents="heuristic", seat=0)
 >>> obs, info = env.reset(seed=5)
->>> obs.shape, int(env.action_masks().sum()) > 0
-((1056,), True)
+>>> obs.shape == (env.game_spec.obs_size,), int(env.action_masks().sum()) > 0
+(True, True)
 >>> done = False
 >>> while not done:
 ...     step = int(env.action_masks().nonzero()[0][0])
 ...     obs, reward, terminated, truncated, info = env.step(step)
 ...     done = terminated or truncated
->>> reward in (-1.0, 0.0), info["loser"] in (None, 0, 1, 2)
-(True, True)
+>>> bool(reward == info["returns"][0]), info["loser"] in (-1, 0, 1, 2), info["illegal"]
+(True, True, False)
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from mustamaija.core.protocol import Game, GameState
-from mustamaija.core.registry import get_game
+from mustamaija.core.registry import DEFAULT_GAME, get_game
 from mustamaija.envs.aec import mask_array
 from mustamaija.players.registry import make_bot
 
@@ -44,9 +51,8 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     ``seat`` is the learner's seat, or ``None`` for a random seat each deal.
     ``opponents`` is one bot spec for every other seat, or a list of one spec
-    per other seat, among the game's bots (Mustamaija: ``"random"``,
-    ``"heuristic"``, ``"ismcts:time=0.05"``...; Black Maria: ``"random"``,
-    ``"heuristic"``, ``"pimc:samples=20"``).
+    per other seat, among the game's bots (``"random"`` for every game; the
+    others are listed by :func:`mustamaija.players.registry.bot_names`).
     ``illegal_action`` says what an illegal step does: ``"lose"`` ends the
     deal with reward -1 and ``info["illegal"]`` true (the default, so that
     unmasked agents can explore), ``"raise"`` raises ``ValueError``.
@@ -55,10 +61,10 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium declares it an instance attribute
 
     def __init__(self, players: int = 3, opponents: str | Sequence[str] = "random", seat: int | None = None,
-                 preset: str = "standard", game: str = "mustamaija", illegal_action: str = "lose",
+                 preset: str | None = None, game: str | Game = DEFAULT_GAME, illegal_action: str = "lose",
                  render_mode: str | None = None, **rules: Any) -> None:
         self.game_spec: Game = get_game(game)
-        self.rules = self.game_spec.make_rules(preset, rules)
+        self.rules = self.game_spec.make_rules(preset or self.game_spec.presets[0], rules)
         self.game_spec.check_players(self.rules, players)
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"bad seat {seat!r}: expected None or a seat from 0 to {players - 1}")
@@ -108,10 +114,15 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             # An open-hand bot (an upper bound for experiments) gets the true state, as in tournaments.
             state.apply(bot.act_open(state.copy()) if getattr(bot, "sees_all", False) else bot.act(state.view(seat)))
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        """Return the info of a step: the same keys, each always of the same type (see the module's doc)."""
         state = self.game_state
-        loser = getattr(state, "loser", -1)
-        return {"seat": self.seat, "loser": loser if state.is_over and loser >= 0 else None}
+        scores = self.game_spec.scores(state) if state.is_over else None
+        loser = -1
+        if scores is not None and self.game_spec.result_kind == "loss":
+            loser = max(range(len(scores)), key=scores.__getitem__)
+        returns = np.asarray(self.game_spec.returns(state), dtype=np.float64)
+        return {"seat": self.seat, "loser": loser, "illegal": illegal, "returns": returns}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
@@ -136,10 +147,8 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if not (0 <= step < self.game_spec.num_steps and state.legal_mask() >> step & 1):
             if self.illegal_action == "raise":
                 state.apply(step)  # Raises IllegalActionError, naming the rule.
-            info = self._info()
-            info["illegal"] = True
             self._ended = True
-            return self._obs(), -1.0, True, False, info
+            return self._obs(), -1.0, True, False, self._info(illegal=True)
         state.apply(step)
         self._play_bots()
         state = self.game_state  # Forget what the check above told the type checker about is_over.

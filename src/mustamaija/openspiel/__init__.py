@@ -1,10 +1,10 @@
-"""The games in OpenSpiel: importing this package registers them with ``pyspiel``.
+"""Every game of the registry in OpenSpiel: importing this package registers them with ``pyspiel``.
 
 Needs the optional ``rl`` extra (``pip install 'mustamaija[rl]'``)::
 
     import pyspiel
     import mustamaija.openspiel
-    game = pyspiel.load_game("mustamaija(players=4)")
+    game = pyspiel.load_game("<env_name>(players=4)")   # a game's Game.env_name
 
 :func:`~mustamaija.openspiel.game.resampler` gives OpenSpiel's ISMCTS bot a
 sampler of the hidden cards; :mod:`mustamaija.openspiel.versus` pits our
@@ -13,6 +13,6 @@ search player against it.
 
 from __future__ import annotations
 
-from mustamaija.openspiel.game import OpenSpielGame, OpenSpielState, register, resampler
+from mustamaija.openspiel.game import OpenSpielGame, OpenSpielState, class_name, register, resampler
 
-__all__ = ["OpenSpielGame", "OpenSpielState", "register", "resampler"]
+__all__ = ["OpenSpielGame", "OpenSpielState", "class_name", "register", "resampler"]

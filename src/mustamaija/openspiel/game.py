@@ -1,29 +1,38 @@
-"""The games as OpenSpiel Python games, registered with ``pyspiel.register_game``.
+"""Every game of the registry as an OpenSpiel Python game, registered with ``pyspiel.register_game``.
 
-Importing this module registers every game the adapters know (see
-:mod:`mustamaija.core.registry`) under its short name, so that
-``pyspiel.load_game("mustamaija(players=4,preset=wikipedia)")`` works.
+Importing this module registers every game of :mod:`mustamaija.core.registry`
+under its :attr:`~mustamaija.core.protocol.Game.env_name`, so that
+``pyspiel.load_game("<env_name>(players=4,preset=...)")`` works; a game
+registered later is added with :func:`register`. Each game is played by a
+subclass of :class:`OpenSpielGame` bound in this module under its name
+(:func:`class_name`), so OpenSpiel games pickle.
 
 A game starts with chance: the dealer (one of ``players`` outcomes), then
-the deck, top card first, one card at a time (every remaining card equally
-likely), so a Mustamaija deal takes ``1 + 52`` chance actions; then the
-players take steps of the game's fixed step space. Parameters are ``players``,
-``preset`` and one per rule option; a rule parameter left at its "unset"
-value (``-1`` for numbers, ``""`` for text, ``false`` for flags) keeps the
-preset's rule, and ``0`` sets an optional limit such as ``max_lead`` to none.
+the cards the game deals (``game.deck``), top card first, one at a time
+(every remaining card equally likely); then the players take steps of the
+game's fixed step space. Parameters are ``players``, ``preset`` and one per
+rule option; a rule parameter left at its "unset" value (``-1`` for
+numbers, ``""`` for text, ``false`` for flags) keeps the preset's rule, and
+``0`` sets an optional limit to none.
 
-Observation strings are a seat's view as text (``View.render``, plus the
-state of the action it is choosing step by step, which fixes its legal
-steps); information-state strings add the history of compound actions. Both
-tensors are the view encoded as in the PettingZoo environment.
+Observation strings are a seat's view as text (``view.render()``, plus
+``game.step_text``: the state of the action it is choosing step by step,
+which fixes its legal steps); information-state strings add the history of
+compound actions. Both tensors are the view encoded as in the PettingZoo
+environment.
 
->>> import pyspiel
->>> game = pyspiel.load_game("mustamaija(players=3,preset=salmi)")
->>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
-(3, 57, 52)
+>>> import pickle
+>>> from mustamaija.core.registry import DEFAULT_GAME, get_game
+>>> spec = get_game(DEFAULT_GAME)
+>>> game = pyspiel.load_game(spec.env_name, {"players": 3})
+>>> game.num_players(), game.num_distinct_actions() == spec.num_steps, game.max_chance_outcomes()
+(3, True, 52)
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 3)
+>>> copy = pickle.loads(pickle.dumps(game))
+>>> type(copy) is type(game), str(copy) == str(game), copy.rules == game.rules
+(True, True, True)
 """
 
 from __future__ import annotations
@@ -38,7 +47,7 @@ from mustamaija.core.protocol import Game as GameSpec
 from mustamaija.core.protocol import GameState
 from mustamaija.core.registry import game_names, get_game
 
-__all__ = ["OpenSpielGame", "OpenSpielState", "game_type", "register", "resampler"]
+__all__ = ["OpenSpielGame", "OpenSpielState", "class_name", "game_type", "register", "resampler"]
 
 
 def _param_default(value: Any) -> Any:
@@ -118,6 +127,7 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
+        self._params = params
         spec = self.spec = self.SPEC
         players = int(params.get("players", spec.min_players + 1))
         self.rules = spec.make_rules(str(params.get("preset", spec.presets[0])), _rule_overrides(spec, params))
@@ -135,6 +145,10 @@ class OpenSpielGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
             max_game_length=1 + deck.bit_count() + spec.max_steps(players, self.rules),
         )
         super().__init__(_TYPES[spec.name], info, params)
+
+    def __reduce__(self) -> tuple[type[OpenSpielGame], tuple[dict[str, Any]]]:
+        """Pickle the game as its class (bound in this module) and its parameters, not as OpenSpiel's C++ object."""
+        return type(self), (dict(self._params),)
 
     def new_initial_state(self) -> OpenSpielState:
         """Return the start of a game: the chance node that picks the dealer."""
@@ -184,13 +198,7 @@ class OpenSpielState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         state = self.engine.state
         if state is None or state.to_act != player:
             return []
-        mask = state.legal_mask()
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
-        return out
+        return state.legal_actions()
 
     def _apply_action(self, action: int) -> None:
         state = self.engine.state
@@ -296,15 +304,28 @@ class Observer:
 _TYPES: dict[str, pyspiel.GameType] = {}
 
 
-def register(name: str) -> None:
-    """Register game ``name`` with OpenSpiel (once)."""
-    if name in _TYPES:
-        return
+def class_name(spec: GameSpec) -> str:
+    """Return the name of the :class:`OpenSpielGame` subclass of a game in this module: its ``env_name`` in CamelCase."""
+    return "".join(part[:1].upper() + part[1:] for part in spec.env_name.split("_") if part) + "Game"
+
+
+def register(name: str | GameSpec) -> type[OpenSpielGame]:
+    """Register game ``name`` of the registry with OpenSpiel (once); return the class that plays it."""
     spec = get_game(name)
-    _TYPES[name] = game_type(spec)
+    cls_name = class_name(spec)
+    if spec.name in _TYPES:
+        cls: type[OpenSpielGame] = globals()[cls_name]
+        return cls
+    bound = globals().get(cls_name)
+    if bound is not None:
+        raise ValueError(f"cannot register {spec.title!r} with OpenSpiel: its class name {cls_name!r} is taken")
     # A class, not a closure: OpenSpiel keeps the factory until exit, and only a class is released cleanly then.
-    cls = type(f"{spec.long_name.replace(' ', '')}Game", (OpenSpielGame,), {"SPEC": spec, "__doc__": f"{spec.long_name} in OpenSpiel."})
-    pyspiel.register_game(_TYPES[name], cls)
+    # It is bound in this module under its own name, where pickle looks for it.
+    cls = type(cls_name, (OpenSpielGame,), {"SPEC": spec, "__doc__": f"{spec.title} in OpenSpiel.", "__module__": __name__})
+    globals()[cls_name] = cls
+    _TYPES[spec.name] = game_type(spec)
+    pyspiel.register_game(_TYPES[spec.name], cls)
+    return cls
 
 
 for _name in game_names():

@@ -14,7 +14,7 @@ else kept as a string.
 >>> make_bot("nobody", seed=1)
 Traceback (most recent call last):
 ...
-mustamaija.core.errors.MustamaijaError: unknown Mustamaija bot 'nobody' (known bots: ...)
+mustamaija.core.errors.MustamaijaError: unknown ... bot 'nobody' (known bots: ...)
 
 Where a bot comes from, in the order a name is looked up for a game:
 
@@ -23,8 +23,10 @@ Where a bot comes from, in the order a name is looked up for a game:
 3. the bots of other distributions, through the ``mustamaija.players`` entry
    point group (the entry's name is the bot's name, its value the
    ``module:attribute`` of a factory or a player class);
-4. a spec naming the code itself, ``package.module:Class`` (or a factory),
-   then its parameters: ``mybots.eager:Eager:depth=2``.
+4. a spec naming the code itself, ``module:Class`` or ``package.module:Class``
+   (or a factory), then its parameters: ``mybots.eager:Eager:depth=2``. The
+   module is imported by every process that plays, worker processes included,
+   from the same ``sys.path`` as the command (its folder, ``PYTHONPATH``).
 
 The uniformly random player is registered for every game. A factory takes
 the spec's parameters (a dict) and a seed and returns a player: an object
@@ -33,10 +35,9 @@ action (see :mod:`mustamaija.players.whole`). A class is called with the
 parameters as keywords, plus ``seed`` if its constructor takes one. A
 factory or class with a ``games`` attribute serves only the games it names.
 
->>> {"heuristic", "pimc", "random"} <= set(bot_names(game="black-maria"))
+>>> from mustamaija.core.registry import games
+>>> all({"heuristic", "pimc", "random"} <= set(bot_names(game)) for game in games())
 True
->>> make_bot("pimc:samples=8", seed=2, game="black-maria").samples
-8
 >>> make_bot("mustamaija.players.random:RandomPlayer", seed=4).name
 'random'
 
@@ -219,11 +220,11 @@ class BotSpec:
 
 
 def parse_bot_spec(text: str) -> BotSpec:
-    """Parse ``name[:key=value…]`` or ``package.module:Attribute[:key=value…]`` into a :class:`BotSpec`."""
+    """Parse ``name[:key=value…]`` or ``module:Attribute[:key=value…]`` into a :class:`BotSpec`."""
     if not isinstance(text, str) or not text.strip():
         raise MustamaijaError(f"bad bot spec {text!r}: expected a bot name such as 'heuristic'")
     name, *items = text.strip().split(":")
-    if items and "." in name and "=" not in items[0]:  # package.module:Attribute names code, not a registered bot.
+    if items and "=" not in items[0] and ("." in name or items[0].isidentifier()):  # module:Attribute names code.
         name = f"{name}:{items.pop(0)}"
     params: dict[str, Any] = {}
     for item in items:
@@ -249,11 +250,14 @@ def make_bot(spec: str | BotSpec, seed: int, game: str | Game = DEFAULT_GAME) ->
     if entry is None:
         raise MustamaijaError(f"unknown {g.title} bot {spec.name!r} (known bots: {', '.join(bot_names(g))})")
     try:
-        return entry[0](dict(spec.params), seed)
+        player = entry[0](dict(spec.params), seed)
     except (TypeError, ValueError) as e:
         if isinstance(e, MustamaijaError):
             raise
         raise MustamaijaError(f"bot {str(spec)!r}: {e}") from None
+    from mustamaija.players.whole import as_step_player
+
+    return as_step_player(player, g, seed)  # A player of whole actions gives them a step at a time.
 
 
 def sees_all(player: object) -> bool:

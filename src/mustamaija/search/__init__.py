@@ -1,1 +1,1 @@
-"""Search: the exact endgame solver (and later the search players)."""
+"""Search for every game, over the game protocol: PIMC, ISMCTS, hints, and what a game tells them (its search kit)."""

@@ -1,44 +1,60 @@
-"""Run tournaments: duplicate deals, the lineup rotated through every seat, in one or more processes.
+"""Run tournaments of any game: duplicate deals, the lineup rotated through every seat, in one or more processes.
 
 Deal ``i`` of a tournament with seed ``S`` is dealt by
-``State.from_seed(players, deal_seed(S, i), rules)`` (deck and dealer), and
-played once for every rotation of the lineup: in rotation ``r`` the bot at
-lineup position ``p`` sits in seat ``(p + r) % players``. Every bot gets a
-fresh instance for each game, seeded from ``(S, i, r, p)``, so the results do
-not depend on how the deals are split between processes.
+``game.deal(players, deal_seed(S, i), rules)`` (deck and dealer), and played
+once for every rotation of the lineup: in rotation ``r`` the bot at lineup
+position ``p`` sits in seat ``(p + r) % players``. Every bot gets a fresh
+instance for each game, ``make_bot(spec, bot_seed(S, i, r, p), game)``, so
+the results do not depend on how the deals are split between processes. A
+game's result is ``game.scores(state)`` by lineup position (``None`` for a
+deal stopped unfinished); :mod:`mustamaija.tournament.results` turns the
+results into loss rates or mean points, as the game's ``result_kind`` says.
 
->>> from mustamaija.games.mustamaija import Rules
->>> t = TournamentSettings(players=3, bots=("random", "random", "random"), deals=4, seed=1)
->>> result = run_tournament(t)
->>> len(result.games), sum(g.loser is not None for g in result.games) + result.stopped
-(12, 12)
+>>> from mustamaija.core.registry import games
+>>> for game in games():
+...     t = TournamentSettings(players=3, bots=("heuristic", "random", "random"), game=game.name, deals=2, seed=1)
+...     result = run_tournament(t)
+...     print(game.result_kind, len(result.games), sorted({sum(g.scores) for g in result.finished}))
+points 6 [43.0]
+loss 6 [1.0]
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from mustamaija.core.errors import IllegalActionError, MustamaijaError
-from mustamaija.games.mustamaija.rules import Rules
-from mustamaija.games.mustamaija.state import State
-from mustamaija.players.registry import BotSpec, make_bot, parse_bot_spec, sees_all
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.protocol import Game
+from mustamaija.core.registry import DEFAULT_GAME, get_game
+from mustamaija.players.play import play_out
+from mustamaija.players.registry import BotSpec, make_bot, parse_bot_spec
+
+if TYPE_CHECKING:
+    from mustamaija.tournament.results import TournamentResult
 
 __all__ = [
     "GameResult",
-    "TournamentResult",
+    "ProgressFn",
     "TournamentSettings",
     "bot_seed",
     "deal_seed",
+    "import_paths",
     "play_game",
     "play_game_record",
     "run_games",
     "run_tournament",
+    "use_import_paths",
+    "write_record",
 ]
+
+ProgressFn = Callable[[int, int], None]
+"""A progress report: ``(deals done, deals in all)``."""
 
 
 def _hash_seed(*parts: object) -> int:
@@ -47,7 +63,7 @@ def _hash_seed(*parts: object) -> int:
 
 
 def deal_seed(seed: int, index: int) -> int:
-    """Return the seed of deal ``index``: ``State.from_seed(players, seed_of_deal, rules)`` deals it."""
+    """Return the seed of deal ``index``: ``game.deal(players, seed_of_deal, rules)`` deals it."""
     return _hash_seed("deal", seed, index)
 
 
@@ -58,23 +74,39 @@ def bot_seed(seed: int, index: int, rotation: int, position: int) -> int:
 
 @dataclass(frozen=True)
 class TournamentSettings:
-    """What a tournament plays: the lineup (one bot spec per position), the rules and the deals."""
+    """What a tournament plays: the game, the lineup (one bot spec per position), the rules and the deals.
+
+    ``game`` is kept as the game's name, so that settings travel cheaply to
+    worker processes; ``rules`` defaults to the rules of ``preset`` (the
+    game's first preset when ``None``). ``preset`` names where the rules came
+    from, for the report (``None``: custom rules).
+    """
 
     players: int
     bots: tuple[str, ...]
-    rules: Rules = field(default_factory=Rules)
+    game: str = DEFAULT_GAME
+    rules: Any = None
     deals: int = 100
     seed: int = 0
     rotate: bool = True
     preset: str | None = None
 
     def __post_init__(self) -> None:
-        self.rules.check_players(self.players)
+        game = get_game(self.game)
+        object.__setattr__(self, "game", game.name)
+        if self.rules is None:
+            object.__setattr__(self, "rules", game.make_rules(self.preset))
+        game.check_players(self.rules, self.players)
         if len(self.bots) != self.players:
             raise MustamaijaError(f"the lineup has {len(self.bots)} bots for {self.players} seats: give one bot spec per seat")
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
             raise MustamaijaError(f"the number of deals must be a positive integer, not {self.deals!r}")
         object.__setattr__(self, "bots", tuple(str(parse_bot_spec(b)) for b in self.bots))
+
+    @property
+    def the_game(self) -> Game:
+        """Return the game object."""
+        return get_game(self.game)
 
     @property
     def specs(self) -> tuple[BotSpec, ...]:
@@ -91,38 +123,85 @@ class TournamentSettings:
         return play_game_record(self, index, rotation, with_record)
 
     def record_name(self, index: int, rotation: int) -> str:
-        """Return the file name of a game's record (:func:`record_name`)."""
-        return record_name(self, index, rotation)
+        """Return the file name of a game's record; names sort in play order."""
+        width = max(6, len(str(self.deals - 1)))
+        return f"deal-{index:0{width}d}-rot-{rotation}.json"
 
     def to_json(self) -> dict[str, Any]:
-        """Return the settings as a JSON object."""
-        return {
-            "players": self.players,
-            "bots": list(self.bots),
-            "preset": self.preset,
-            "rules": self.rules.to_json(only_changes=True),
-            "deals": self.deals,
-            "seed": self.seed,
-            "rotate": self.rotate,
-            "rotations": self.rotations,
-        }
+        """Return the settings as a JSON object.
+
+        The game is named unless it is the default game (as in records). A
+        game with several presets shows the preset and the rules that differ
+        from the defaults; a game with one rule set shows its rules whole.
+        """
+        game = self.the_game
+        obj: dict[str, Any] = {} if game.name == DEFAULT_GAME else {"game": game.name}
+        obj.update(players=self.players, bots=list(self.bots))
+        rules = dict(self.rules.to_json())
+        if len(game.presets) > 1:
+            obj["preset"] = self.preset
+            rules = {k: v for k, v in rules.items() if game.rule_defaults.get(k) != v}
+        obj.update(rules=rules, deals=self.deals, seed=self.seed, rotate=self.rotate, rotations=self.rotations)
+        return obj
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """One game: a deal played with one rotation of the lineup.
+    """One game: a deal played with one rotation of the lineup; every figure is by lineup position.
 
-    ``loser`` is the lineup position of the loser (``None`` when M21 stopped
-    the deal); ``decisions`` and ``seconds`` count every bot's steps and
-    thinking time, by lineup position.
+    ``scores`` are the game's tournament figures (``game.scores``: lower is
+    better; ``None`` for a deal stopped unfinished); ``decisions`` and
+    ``seconds`` count every bot's steps and thinking time.
     """
 
     deal: int
     rotation: int
-    loser: int | None
+    scores: tuple[float, ...] | None
     turns: int
     decisions: tuple[int, ...]
     seconds: tuple[float, ...]
+
+    @property
+    def loser(self) -> int | None:
+        """Return the lineup position that lost, in a game of one loser (``None`` if none did)."""
+        if self.scores is None or 1.0 not in self.scores:
+            return None
+        return self.scores.index(1.0)
+
+
+def _turns(state: Any) -> int:
+    """Return how long a deal lasted: the state's own count of turns where it keeps one, else its compound actions."""
+    turns = getattr(state, "turns", None)
+    return turns if isinstance(turns, int) else len(state.actions())
+
+
+def play_game_record(settings: TournamentSettings, index: int, rotation: int,
+                     with_record: bool = False) -> tuple[GameResult, str | None]:
+    """Play deal ``index`` with lineup rotation ``rotation``; return its result and, if asked, its record as JSON text.
+
+    A bot's illegal step stops the tournament with an error naming the bot, the seat, the deal and the rotation.
+    """
+    game = settings.the_game
+    n = settings.players
+    dseed = deal_seed(settings.seed, index)
+    state = game.deal(n, dseed, settings.rules)
+    position_of = [(s - rotation) % n for s in range(n)]
+    seated = [settings.bots[position_of[s]] for s in range(n)]
+    players = [make_bot(seated[s], bot_seed(settings.seed, index, rotation, position_of[s]), game) for s in range(n)]
+    decisions, seconds = play_out(state, players, names=seated,
+                                  where=f" in deal {index} (seed {dseed}), rotation {rotation}")
+    text = None
+    if with_record:
+        record = game.record_of(state, bots=seated, seed=dseed,
+                                tournament={"seed": settings.seed, "deal": index, "rotation": rotation})
+        text = str(record.dumps())
+    scores = game.scores(state)
+
+    def by_position(by_seat: list[Any]) -> tuple[Any, ...]:
+        return tuple(by_seat[(p + rotation) % n] for p in range(n))
+
+    return GameResult(index, rotation, None if scores is None else by_position(scores), _turns(state),
+                      by_position(decisions), by_position(seconds)), text
 
 
 def play_game(settings: TournamentSettings, index: int, rotation: int,
@@ -130,67 +209,8 @@ def play_game(settings: TournamentSettings, index: int, rotation: int,
     """Play deal ``index`` with lineup rotation ``rotation``; write its record to ``out_dir`` if given."""
     result, text = play_game_record(settings, index, rotation, with_record=out_dir is not None)
     if out_dir is not None and text is not None:
-        write_record(out_dir, record_name(settings, index, rotation), text)
+        write_record(out_dir, settings.record_name(index, rotation), text)
     return result
-
-
-def play_game_record(settings: TournamentSettings, index: int, rotation: int,
-                     with_record: bool = False) -> tuple[GameResult, str | None]:
-    """Play deal ``index`` with lineup rotation ``rotation``; return its result and, if asked, its record as JSON text."""
-    n = settings.players
-    dseed = deal_seed(settings.seed, index)
-    state = State.from_seed(n, dseed, settings.rules)
-    specs = settings.bots
-    position_of = [(s - rotation) % n for s in range(n)]
-    players = [make_bot(specs[position_of[s]], bot_seed(settings.seed, index, rotation, position_of[s])) for s in range(n)]
-    open_hand = [sees_all(p) for p in players]
-
-    def act(seat: int) -> int:
-        player = players[seat]
-        return int(player.act_open(state.copy()) if open_hand[seat] else player.act(state.view(seat)))
-
-    decisions, seconds = play_out(state, act, specs, position_of, index, dseed, rotation)
-    text = None
-    if with_record:
-        from mustamaija.games.mustamaija.record import Record
-
-        text = record_text(Record, state, specs, position_of, settings.seed, index, dseed, rotation)
-    loser = position_of[state.loser] if state.loser >= 0 else None
-    return GameResult(index, rotation, loser, state.turns, decisions, seconds), text
-
-
-def play_out(state: Any, act: Callable[[int], int], specs: Sequence[str], position_of: Sequence[int],
-             index: int, dseed: int, rotation: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    """Play ``state`` (of either game) to its end with ``act(seat)``; return decisions and CPU seconds by lineup position.
-
-    A bot's illegal step stops the tournament with an error naming the bot, the seat, the deal and the rotation.
-    """
-    n = len(position_of)
-    decisions = [0] * n
-    seconds = [0.0] * n
-    clock = time.process_time  # CPU time of this worker: a busy machine disturbs it little.
-    while not state.is_over:
-        seat = state.to_act
-        t0 = clock()
-        step = act(seat)
-        seconds[position_of[seat]] += clock() - t0
-        decisions[position_of[seat]] += 1
-        try:
-            state.apply(step)
-        except IllegalActionError as e:
-            raise MustamaijaError(
-                f"bot {specs[position_of[seat]]!r} in seat {seat} chose an illegal step {step!r} "
-                f"in deal {index} (seed {dseed}), rotation {rotation}: {e}"
-            ) from None
-    return tuple(decisions), tuple(seconds)
-
-
-def record_text(record_cls: Any, state: Any, specs: Sequence[str], position_of: Sequence[int], seed: int,
-                index: int, dseed: int, rotation: int) -> str:
-    """Return the finished game as record JSON text (``record_cls`` is the game's ``Record``), with the tournament keys."""
-    record = record_cls.from_state(state, bots=[specs[position_of[s]] for s in range(len(position_of))], seed=dseed,
-                                   tournament={"seed": seed, "deal": index, "rotation": rotation})
-    return str(record.dumps())
 
 
 def write_record(out_dir: str | os.PathLike[str], name: str, text: str) -> None:
@@ -199,156 +219,26 @@ def write_record(out_dir: str | os.PathLike[str], name: str, text: str) -> None:
         f.write(text)
 
 
-def record_name(settings: TournamentSettings, index: int, rotation: int) -> str:
-    """Return the file name of a game's record; names sort in play order."""
-    width = max(6, len(str(settings.deals - 1)))
-    return f"deal-{index:0{width}d}-rot-{rotation}.json"
+def import_paths() -> list[str]:
+    """Return this process's module search path as absolute folders, for workers to import the same bots."""
+    return [os.path.abspath(p or os.curdir) for p in sys.path]
 
 
-@dataclass
-class BotRow:
-    """The loss figures of one lineup position or of one bot spec over all its positions."""
+def use_import_paths(paths: list[str]) -> None:
+    """Let this (worker) process import what the parent could: add the parent's folders missing from ``sys.path``.
 
-    label: str
-    spec: str
-    positions: tuple[int, ...]
-    games: int
-    losses: int
-    loss_rate: float
-    ci_low: float
-    ci_high: float
-    loss_ratio: float
-    decisions: int
-    us_per_decision: float
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the row as a JSON object (``deals`` counts the finished games the bot played)."""
-        return {
-            "bot": self.spec,
-            "positions": list(self.positions),
-            "deals": self.games,
-            "losses": self.losses,
-            "loss_rate": self.loss_rate,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "loss_ratio": self.loss_ratio,
-            "decisions": self.decisions,
-            "us_per_decision": self.us_per_decision,
-        }
-
-
-@dataclass
-class TournamentResult:
-    """Every game of a tournament, with the per-bot and pairwise statistics computed from them."""
-
-    settings: TournamentSettings
-    games: list[GameResult]
-    elapsed: float = 0.0
-
-    @property
-    def finished(self) -> list[GameResult]:
-        """Return the games that ended with a loser."""
-        return [g for g in self.games if g.loser is not None]
-
-    @property
-    def stopped(self) -> int:
-        """Return the number of games stopped by M21 (no loser)."""
-        return sum(1 for g in self.games if g.loser is None)
-
-    def _row(self, label: str, spec: str, positions: tuple[int, ...]) -> BotRow:
-        from mustamaija.tournament.stats import wilson_interval
-
-        finished = self.finished
-        trials = len(finished) * len(positions)
-        losses = sum(1 for g in finished if g.loser in positions)
-        rate = losses / trials if trials else 0.0
-        lo, hi = wilson_interval(losses, trials)
-        decisions = sum(g.decisions[p] for g in self.games for p in positions)
-        secs = sum(g.seconds[p] for g in self.games for p in positions)
-        return BotRow(label, spec, positions, trials, losses, rate, lo, hi, rate * self.settings.players,
-                      decisions, 1e6 * secs / decisions if decisions else 0.0)
-
-    def by_position(self) -> list[BotRow]:
-        """Return one row per lineup position."""
-        return [self._row(f"{p}: {b}", b, (p,)) for p, b in enumerate(self.settings.bots)]
-
-    def by_spec(self) -> list[BotRow]:
-        """Return one row per distinct bot spec, over all the positions it holds."""
-        out = []
-        for spec in dict.fromkeys(self.settings.bots):
-            positions = tuple(p for p, b in enumerate(self.settings.bots) if b == spec)
-            out.append(self._row(spec, spec, positions))
-        return out
-
-    def per_deal_rates(self, positions: tuple[int, ...]) -> dict[int, float]:
-        """Return, for each deal with a finished game, the loss rate of ``positions`` over its finished games."""
-        losses: dict[int, int] = {}
-        games: dict[int, int] = {}
-        for g in self.games:
-            if g.loser is None:
-                continue
-            games[g.deal] = games.get(g.deal, 0) + 1
-            losses[g.deal] = losses.get(g.deal, 0) + (g.loser in positions)
-        return {d: losses[d] / (games[d] * len(positions)) for d in games}
-
-    def pairwise(self) -> list[dict[str, Any]]:
-        """Compare every two distinct bot specs on the same deals: the mean per-deal difference of loss rates."""
-        from mustamaija.tournament.stats import paired_difference
-
-        specs = list(dict.fromkeys(self.settings.bots))
-        out = []
-        for i, a in enumerate(specs):
-            for b in specs[i + 1:]:
-                pa = tuple(p for p, s in enumerate(self.settings.bots) if s == a)
-                pb = tuple(p for p, s in enumerate(self.settings.bots) if s == b)
-                ra, rb = self.per_deal_rates(pa), self.per_deal_rates(pb)
-                deals = sorted(ra)
-                d = paired_difference([ra[k] for k in deals], [rb[k] for k in deals])
-                out.append({
-                    "a": a, "b": b, "deals": d.units, "difference": d.mean, "stderr": d.stderr,
-                    "ci_low": d.ci_low, "ci_high": d.ci_high, "p_value": d.p_value,
-                })
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the whole summary as one JSON object."""
-        by_spec = self.by_spec()
-        turns = [g.turns for g in self.finished]
-        return {
-            "settings": self.settings.to_json(),
-            "games": len(self.games),
-            "finished": len(self.finished),
-            "stopped": self.stopped,
-            "parity": 1.0 / self.settings.players,
-            "bots": {row.spec: row.to_json() for row in by_spec},
-            "positions": [row.to_json() for row in self.by_position()],
-            "pairwise": self.pairwise(),
-            "mean_turns": sum(turns) / len(turns) if turns else 0.0,
-            "seconds": self.elapsed,
-        }
-
-
-ProgressFn = Callable[[int, int], None]
-
-
-def run_tournament(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
-                   progress: ProgressFn | None = None, backend: str = "local", address: str | None = None) -> TournamentResult:
-    """Play every deal of the tournament and return the results in deal order.
-
-    ``backend`` says where: ``"local"`` (``jobs`` processes on this machine)
-    or ``"ray"`` (a Ray cluster at ``address``, or a local Ray instance; see
-    :mod:`mustamaija.tournament.backends`). ``progress(done, total)`` is
-    called as deals complete. The results are the same whatever the backend
-    and ``jobs`` are.
+    Outside bots (``module:Class`` specs, entry points) live wherever the
+    command found them: its folder, ``PYTHONPATH``, a virtual environment.
     """
-    games, elapsed = run_games(settings, jobs, out_dir, progress, backend, address)
-    return TournamentResult(settings, games, elapsed)
+    for path in paths:
+        if path not in sys.path:
+            sys.path.append(path)
 
 
-def run_games(settings: Any, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
+def run_games(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
               progress: ProgressFn | None = None, backend: str = "local",
-              address: str | None = None) -> tuple[list[Any], float]:
-    """Play every game of ``settings`` (a :class:`~.backends.Games`) on a backend; return them in order and the seconds taken."""
+              address: str | None = None) -> tuple[list[GameResult], float]:
+    """Play every game of ``settings`` on a backend; return them in play order and the seconds taken."""
     from mustamaija.tournament.backends import get_backend
 
     run = get_backend(backend)
@@ -361,3 +251,19 @@ def run_games(settings: Any, jobs: int = 1, out_dir: str | os.PathLike[str] | No
     games = run(settings, jobs=jobs, out_dir=out, progress=progress, address=address)
     games.sort(key=lambda g: (g.deal, g.rotation))
     return games, time.perf_counter() - start
+
+
+def run_tournament(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
+                   progress: ProgressFn | None = None, backend: str = "local", address: str | None = None) -> TournamentResult:
+    """Play every deal of the tournament and return the results in deal order.
+
+    ``backend`` says where: ``"local"`` (``jobs`` processes on this machine)
+    or ``"ray"`` (a Ray cluster at ``address``, or a local Ray instance; see
+    :mod:`mustamaija.tournament.backends`). ``progress(done, total)`` is
+    called as deals complete. The results are the same whatever the backend
+    and ``jobs`` are.
+    """
+    from mustamaija.tournament.results import TournamentResult
+
+    games, elapsed = run_games(settings, jobs, out_dir, progress, backend, address)
+    return TournamentResult(settings, games, elapsed)

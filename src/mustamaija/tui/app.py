@@ -1,9 +1,9 @@
-"""The Textual application: the setup form, the table, the deal's end, replays and puzzles.
+"""The Textual application of every game: the setup form, the table, the deal's end, replays, puzzles.
 
-The screens draw what the UI-free modules hold (:mod:`.session`,
-:mod:`.selection`, :mod:`.puzzles`) with the renderables of :mod:`.render`.
-Bots think in worker threads, on private copies of the state, and their
-moves are applied one compound action at a time, ``pace`` seconds apart.
+The screens draw what the UI-free modules hold (:mod:`.session` and the
+game's controller) with its renderer's panels. Bots think in worker
+threads, on private copies of the state, and their moves are applied one
+compound action at a time, ``pace`` seconds apart.
 """
 
 from __future__ import annotations
@@ -11,30 +11,28 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.games.mustamaija.record import Record
+from mustamaija.core.registry import game_for_record
 from mustamaija.tui.dialogs import DealOverScreen, HintScreen, TextScreen
 from mustamaija.tui.play_screen import GameScreen
-from mustamaija.tui.puzzle_screen import PuzzleMenu, PuzzleScreen
-from mustamaija.tui.puzzles import Puzzle
 from mustamaija.tui.replay_screen import ReplayScreen
-from mustamaija.tui.session import AUTOSAVE, GameSession, MatchConfig
+from mustamaija.tui.session import GameSession, MatchConfig, autosave_name
 from mustamaija.tui.setup_screen import SetupScreen
 
 __all__ = [
+    "CSS",
     "DealOverScreen",
     "GameScreen",
     "HintScreen",
-    "MustamaijaApp",
-    "PuzzleMenu",
-    "PuzzleScreen",
     "ReplayScreen",
     "SetupScreen",
+    "TableApp",
     "TextScreen",
 ]
 
@@ -47,7 +45,7 @@ Screen { layout: vertical; }
 #centre { width: 1fr; }
 #table { height: 11; border: round $accent; padding: 0 1; }
 #log { height: 1fr; border: round $primary; padding: 0 1; }
-#memory { width: 38; border: round $primary; padding: 0 1; }
+#side { width: 38; border: round $primary; padding: 0 1; }
 #hand { height: auto; min-height: 7; max-height: 14; border: round $success; padding: 0 1; }
 #hand:focus { border: heavy $success; }
 #preview { height: 1; padding: 0 1; color: $text-muted; }
@@ -81,11 +79,11 @@ ModalScreen { align: center middle; }
 """
 
 
-class MustamaijaApp(App[int]):
-    """``mustamaija play`` (setup or a match), ``mustamaija replay`` (a stepper) and ``mustamaija puzzle``."""
+class TableApp(App[int]):
+    """``mustamaija play`` (setup or a match of any game), ``mustamaija replay`` (a stepper) and the puzzles."""
 
     CSS = CSS
-    TITLE = "Mustamaija"
+    TITLE = "Card table"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "save_quit", "save and quit", show=False, priority=True),
@@ -93,16 +91,15 @@ class MustamaijaApp(App[int]):
     ]
 
     def __init__(self, *, session: GameSession | None = None, setup: MatchConfig | None = None,
-                 record: Record | None = None, record_title: str = "", puzzles: Sequence[Puzzle] | None = None,
-                 puzzle_index: int | None = None, pace: float = 0.8, autosave: str = AUTOSAVE,
-                 save_dir: str | None = None, hint_seconds: float = 1.0) -> None:
+                 record: Any = None, record_title: str = "", screens: Sequence[Screen[Any]] = (),
+                 pace: float = 0.8, autosave: str | None = None, save_dir: str | None = None,
+                 hint_seconds: float = 1.0) -> None:
         super().__init__()
         self.session = session
         self.setup = setup
         self.record = record
         self.record_title = record_title
-        self.puzzles = list(puzzles) if puzzles is not None else None
-        self.puzzle_index = puzzle_index
+        self.screens = list(screens)
         self.pace = pace
         self.autosave = autosave
         self.save_dir = save_dir
@@ -112,12 +109,11 @@ class MustamaijaApp(App[int]):
     def on_mount(self) -> None:
         """Open the first screen."""
         if self.record is not None:
-            self.push_screen(ReplayScreen(self.record, self.record_title))
-        elif self.puzzles is not None:
-            menu = PuzzleMenu(self.puzzles)
-            self.push_screen(menu)
-            if self.puzzle_index is not None:
-                self.push_screen(PuzzleScreen(menu, self.puzzle_index))
+            game = game_for_record(self.record.to_json())
+            self.push_screen(ReplayScreen(self.record, game, self.record_title))
+        elif self.screens:
+            for screen in self.screens:
+                self.push_screen(screen)
         elif self.session is not None:
             self.push_screen(GameScreen(self.session))
         else:
@@ -134,26 +130,23 @@ class MustamaijaApp(App[int]):
         if s is None:
             raise MustamaijaError("no game to save")
         if path is None:
-            name = f"mustamaija-{s.config.seed}-deal{s.deal_no + 1}.json"
-            path = os.path.join(self.save_dir, name) if self.save_dir else name
+            path = os.path.join(self.save_dir, s.file_name()) if self.save_dir else s.file_name()
         return s.save(path)
 
     def action_save_quit(self) -> None:
         """Ctrl-C: save the game in progress, then leave."""
         s = self.session
         if s is not None and not s.match_over:
+            path = self.autosave or autosave_name(s.game)
             try:
-                s.save(self.autosave)
-                self.exit_note = (f"Game saved to {self.autosave}. Resume with: mustamaija play --load {self.autosave}")
+                s.save(path)
+                self.exit_note = f"Game saved to {path}. Resume with: mustamaija play --load {path}"
             except (OSError, MustamaijaError) as e:
                 self.exit_note = f"Could not save the game: {e}"
         self.exit(0)
 
     def finish(self) -> None:
         """Leave at the end of the match, printing the standings."""
-        s = self.session
-        if s is not None:
-            scores = ", ".join(f"{s.names[seat]} {losses}" for seat, losses in s.match.standings())
-            self.exit_note = f"Match over after {s.match.played} deal(s). Losses: {scores}."
+        if self.session is not None:
+            self.exit_note = self.session.summary()
         self.exit(0)
-

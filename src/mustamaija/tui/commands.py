@@ -1,111 +1,63 @@
-"""The typed command language of the terminal game.
-
-A line is either a move or a command:
+"""The typed commands every table knows; a line that is not one of them is a move, read by the game.
 
 ================================  ================================================
 typed                             meaning
 ================================  ================================================
-``9H 4H`` (or ``lead 9h, 4♥``)    lead these cards (when leading)
-``9H:JH 4H:-``                    defend: beat 9H with JH, leave 4H (picked up)
-``JH``                            defend against one led card (or a clear match)
-``take`` (``pick``, ``-``)        pick up every led card
-``declare H`` (``marriage H``)    declare the marriage in hearts (V3, V4); ``m``: the only one you hold
-``hint`` ``undo`` ``rules``       help from the search bot or solver; take back; the rules (``h``, ``u``, ``r``)
-``save [FILE]`` ``help``          save the deal as a record (``s``); the keys and commands (``?``)
-``memory``                        show or hide the memory panel (``v``)
-``pace 0.5`` ``faster``           how long each bot move stays on screen
-``next`` ``quit``                 the next deal; save and leave
+``hint`` (``h``)                  what to play, and why (from your view only)
+``undo`` (``u``)                  take back your last move (practice matches)
+``rules`` (``r``)                 the rule set in force
+``save [FILE]`` (``s``)           save the deal as a record
+``help`` (``?``)                  the keys and commands
+``pace 0.5``, ``faster``          how long each bot move stays on screen
+``next`` (``n``), ``quit`` (``q``)  the next deal; save and leave
 ================================  ================================================
 
->>> parse_command("9h, 4♥")
-Command(kind='cards', cards=(20, 15), pairs=(), arg='')
->>> parse_command("9H:JH 4H:-").pairs
-((20, 22), (15, None))
->>> parse_command("TAKE").kind, parse_command("declare d").arg, parse_command("save x.json").arg
-('take', 'D', 'x.json')
->>> parse_command("9H:ZZ")
+>>> parse_command("h"), parse_command("save my deal.json"), parse_command("PACE 0.5"), parse_command("9H 4H")
+(('hint', ''), ('save', 'my deal.json'), ('pace', '0.5'), None)
+>>> parse_command("pace 99")
 Traceback (most recent call last):
 ...
-mustamaija.core.errors.CardError: bad card 'ZZ': rank must be one of 2 3 4 5 6 7 8 9 T J Q K A (or 10)
+mustamaija.core.errors.CardError: bad pace '99': give 0 to 10 seconds
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
-from mustamaija.core.cards import SUITS, parse_card, parse_suit
 from mustamaija.core.errors import CardError
 
-__all__ = ["COMMAND_HELP", "Command", "parse_command"]
+__all__ = ["COMMAND_HELP", "parse_command"]
 
 _WORDS: Final = {
-    "take": "take", "pick": "take", "pickup": "take", "pick-up": "take", "-": "take", "t": "take",
     "hint": "hint", "h": "hint",
     "undo": "undo", "u": "undo",
     "rules": "rules", "r": "rules",
     "help": "help", "keys": "help", "?": "help",
-    "memory": "memory", "v": "memory",
     "save": "save", "s": "save",
     "quit": "quit", "exit": "quit", "q": "quit",
     "next": "next", "n": "next",
     "pace": "pace", "faster": "faster", "slower": "slower",
-    "declare": "declare", "marriage": "declare", "d": "declare", "m": "declare",
-    "lead": "lead", "beat": "beat", "play": "play",
 }
 
-COMMAND_HELP: Final = (
-    ("9H 4H", "lead these cards (all of one suit)"),
-    ("9H:JH 4H:-", "defend: beat 9H with JH, pick up 4H"),
-    ("JH", "defend a single led card with JH"),
-    ("take", "pick up every led card"),
-    ("declare H", "declare the marriage K+Q of hearts (marriage rules)"),
-    ("m", "declare the only marriage you hold"),
-    ("hint or h", "ask the search bot or solver what to play, and why"),
-    ("undo or u", "take back your last move (practice games only)"),
-    ("rules or r", "show the rule set in force"),
-    ("save [FILE] or s", "save this deal as a record (FORMATS.md)"),
-    ("memory or v", "show or hide the memory panel"),
-    ("pace SECONDS", "how long each bot move stays on screen (also + and -)"),
-    ("next", "deal the next deal once this one is over"),
-    ("quit", "save the game in progress and leave"),
-)
-"""Examples of every command, for the help screen."""
+COMMAND_HELP: Final = """\
+- `hint` or `h` — ask what to play, and why (from your view only)
+- `undo` or `u` — take back your last move (practice matches only)
+- `rules` or `r` — show the rule set in force
+- `save [FILE]` or `s` — save this deal as a record (docs/formats.md)
+- `pace SECONDS`, `faster`, `slower` — how long each bot move stays on screen (also + and -)
+- `next` — deal the next deal once this one is over
+- `help` or `?` — the keys and commands
+- `quit` — save the game in progress and leave"""
+"""Every command, as Markdown for the help screen."""
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
-    """A parsed line: ``kind`` and its cards, defence pairs (beater ``None``: leave it) or argument."""
-
-    kind: str
-    cards: tuple[int, ...] = ()
-    pairs: tuple[tuple[int, int | None], ...] = ()
-    arg: str = ""
-
-
-def _pair(part: str) -> tuple[int, int | None]:
-    sep = ":" if ":" in part else "/"
-    led, _, beater = part.partition(sep)
-    if not led.strip():
-        raise CardError(f"bad pair {part!r}: write led:beater, such as 9H:JH, or 9H:- to leave it")
-    b = beater.strip()
-    return parse_card(led), (None if b in ("", "-", "take") else parse_card(b))
-
-
-def parse_command(text: str) -> Command:
-    """Parse one typed line; a bad card raises :class:`CardError` naming the string."""
-    line = text.strip()
-    if not line:
-        return Command("empty")
-    head, _, rest = line.partition(" ")
+def parse_command(text: str) -> tuple[str, str] | None:
+    """Return (command, argument) for a typed command, ``None`` for anything else (a move, or a game's word)."""
+    head, _, rest = text.strip().partition(" ")
     word = _WORDS.get(head.lower())
     rest = rest.strip()
-    if word in ("take",) and not rest:
-        return Command("take")
-    if word in ("hint", "undo", "rules", "help", "memory", "quit", "next", "faster", "slower") and not rest:
-        return Command(word)
-    if word == "save":
-        return Command("save", arg=rest)
+    if word is None or (rest and word not in ("save", "pace")):
+        return None
     if word == "pace":
         try:
             value = float(rest)
@@ -113,16 +65,5 @@ def parse_command(text: str) -> Command:
             raise CardError(f"bad pace {rest!r}: give seconds, such as 'pace 0.5'") from None
         if not 0 <= value <= 10:
             raise CardError(f"bad pace {rest!r}: give 0 to 10 seconds")
-        return Command("pace", arg=str(value))
-    if word == "declare":
-        if not rest:
-            return Command("marriage")  # The only marriage the hand holds; the screen says if there are two.
-        return Command("declare", arg=SUITS[parse_suit(rest)])
-    if word in ("lead", "beat", "play"):
-        line = rest
-    parts = line.replace(",", " ").split()
-    if not parts:
-        raise CardError(f"{head}: which cards? such as '{head} 9H 4H'")
-    if any(":" in p or "/" in p for p in parts):
-        return Command("pairs", pairs=tuple(_pair(p) for p in parts))
-    return Command("cards", cards=tuple(parse_card(p) for p in parts))
+        return word, str(value)
+    return word, rest

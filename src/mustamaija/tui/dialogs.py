@@ -1,4 +1,4 @@
-"""Dialogs: a Markdown text (rules, help, solution), a hint, and the end of a deal."""
+"""Dialogs of every table: a Markdown text (rules, help, solution), a hint, and the end of a deal."""
 
 from __future__ import annotations
 
@@ -14,20 +14,18 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
-from mustamaija.tui.describe import cards_text
-from mustamaija.tui.hints import Hint
+from mustamaija.core.errors import MustamaijaError
 from mustamaija.tui.host import host
+from mustamaija.tui.plugin import Hint
 from mustamaija.tui.session import GameSession
 
 __all__ = ["DealOverScreen", "HintScreen", "TextScreen"]
 
 
 class TextScreen(ModalScreen[None]):
-    """A scrollable Markdown text: the rules, the help, a hint."""
+    """A scrollable Markdown text: the rules, the help, a solution."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,enter", "close", "close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,enter", "close", "close")]
 
     def __init__(self, title: str, markdown: str) -> None:
         super().__init__()
@@ -48,10 +46,7 @@ class TextScreen(ModalScreen[None]):
 class HintScreen(ModalScreen[bool]):
     """A hint: Enter chooses the suggested move in the hand, Esc closes."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "take", "choose it"),
-        Binding("escape,q", "close", "close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "take", "choose it"), Binding("escape,q", "close", "close")]
 
     def __init__(self, hint: Hint) -> None:
         super().__init__()
@@ -59,7 +54,8 @@ class HintScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            source = {"solver": "the exact solver", "search": "the search bot"}.get(self.hint.source, self.hint.source)
+            source = {"solver": "the exact solver", "search": "the search bot",
+                      "rule": "the bots' rule"}.get(self.hint.source, self.hint.source)
             yield Static(Text(f"Hint · from {source}", style="bold"))
             yield Markdown(self.hint.text)
             if self.hint.rows:
@@ -84,13 +80,11 @@ class HintScreen(ModalScreen[bool]):
 
 
 class DealOverScreen(ModalScreen[str]):
-    """The end of a deal: who is the Mustamaija, the scores, and what next."""
+    """The end of a deal: how it ended, its scores and the totals, and what next."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,n", "next", "next deal"),
-        Binding("s", "save", "save record"),
-        Binding("escape", "look", "look at the table"),
-        Binding("q", "quit", "quit"),
+        Binding("enter,n", "next", "next"), Binding("s", "save", "save record"),
+        Binding("escape", "look", "look at the table"), Binding("q", "quit", "quit"),
     ]
 
     def __init__(self, session: GameSession) -> None:
@@ -99,31 +93,37 @@ class DealOverScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         s = self.session
-        st = s.state
-        if st.finished:
-            who = "You are" if st.loser == s.human else f"{s.names[st.loser]} is"
-            head = Text(f"{who} the Mustamaija!", style="bold magenta")
-            head.append(f"\nleft holding {cards_text(st.hands[st.loser])} after {st.turns} turns", style="")
+        c = s.controller
+        result = s.results[-1] if s.results else None
+        table = Table(title=f"{c.words.deal.capitalize()} {s.played}", box=None, expand=False, title_style="bold")
+        for name in ("player", f"this {c.words.deal}", c.words.score):
+            table.add_column(name, justify="left" if name == "player" else "right")
+        for seat, total in s.standings():
+            this = "-" if result is None or result.scores is None else str(result.scores[seat])
+            table.add_row(s.names[seat], this, str(total), style="bold" if seat == s.human else "")
+        of = f" of {s.deals}" if s.deals is not None else ""
+        if s.over:
+            news = Text(f"{c.words.match.capitalize()} over: {s.winners_text()}.", style="bold magenta")
         else:
-            head = Text(f"The deal was stopped unfinished after {st.turns} turns (M21).", style="bold")
-        table = Table(title="Losses", box=None, expand=False, title_style="bold")
-        table.add_column("player")
-        table.add_column("losses", justify="right")
-        for seat, losses in s.match.standings():
-            table.add_row(s.names[seat], str(losses))
-        played = s.match.played
-        total = f" of {s.config.deals}" if s.config.deals is not None else ""
-        over = s.match.over
+            ends = []
+            if s.limit is not None:
+                ends.append(f"until someone reaches {s.limit}")
+            if s.deals is not None:
+                ends.append(f"{s.deals - s.played} {c.words.deal}(s) left")
+            news = Text(f"{c.words.deal.capitalize()} {s.played}{of} played. The {c.words.match} goes on: "
+                        + " or ".join(ends) + ".")
         with Vertical(classes="dialog"):
-            yield Static(head)
-            yield Static(Text(f"\nDeal {played}{total} played." + (" The match is over." if over else "")))
+            yield Static(s.plugin.renderer.deal_over(s))
+            yield Static(news)
             yield Static(table)
+            if c.words.win_rule:
+                yield Static(Text(c.words.win_rule, style="dim"))
             yield Static("", id="deal-over-note")
             with Horizontal(classes="buttons"):
-                if over:
+                if s.over:
                     yield Button("Leave (q)", id="quit", variant="primary")
                 else:
-                    yield Button("Next deal (Enter)", id="next", variant="success")
+                    yield Button(f"Next {c.words.deal} (Enter)", id="next", variant="success")
                 yield Button("Save record (s)", id="save")
                 yield Button("Look at the table (Esc)", id="look")
 
@@ -133,7 +133,7 @@ class DealOverScreen(ModalScreen[str]):
 
     def action_next(self) -> None:
         """Deal the next deal (or leave, once the match is over)."""
-        self.dismiss("quit" if self.session.match.over else "next")
+        self.dismiss("quit" if self.session.over else "next")
 
     def action_quit(self) -> None:
         """Leave the game."""
@@ -145,6 +145,11 @@ class DealOverScreen(ModalScreen[str]):
 
     def action_save(self) -> None:
         """Save the deal's record."""
-        app = host(self)
-        path = app.save_deal()
-        self.query_one("#deal-over-note", Static).update(Text(f"saved to {path}", style="green"))
+        note = self.query_one("#deal-over-note", Static)
+        try:
+            path = host(self).save_deal()
+        except (OSError, MustamaijaError) as e:
+            note.update(Text(f"could not save: {e}", style="red"))
+            return
+        note.update(Text(f"saved to {path}", style="green"))
+

@@ -19,6 +19,7 @@ class Host(Protocol):
     hint_seconds: float
     save_dir: str | None
     session: GameSession | None
+    autosave: str | None
 
     def save_deal(self, path: str | None = None) -> str:
         """Save the current deal; return where."""

@@ -1,4 +1,9 @@
-"""The match screen: the table, the bots' pace, hints, undo, saving, and the end of each deal."""
+"""The match screen of every game: the table, the bots' pace, hints, undo, saving, and the end of each deal.
+
+The panels are the game's renderer's; the hand is the game's choice of
+cards; everything else (the bots in worker threads, the commands, the
+dialogs) is the same for every game.
+"""
 
 from __future__ import annotations
 
@@ -9,49 +14,90 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from mustamaija.core.cards import SUIT_SYMBOLS, SUITS
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
-from mustamaija.games.mustamaija.state import DEFEND, State
 from mustamaija.players.random import RandomPlayer
 from mustamaija.tui.commands import COMMAND_HELP, parse_command
-from mustamaija.tui.describe import explain_error, rules_markdown, rules_name
 from mustamaija.tui.dialogs import DealOverScreen, HintScreen, TextScreen
-from mustamaija.tui.hints import Hint, action_words, suggest
 from mustamaija.tui.host import host
-from mustamaija.tui.render import info_text, memory_panel, seats_table, table_text
-from mustamaija.tui.selection import Selection
+from mustamaija.tui.plugin import Hint, Renderer, Scene
 from mustamaija.tui.session import BotJob, GameSession, bot_action, bot_actions
-from mustamaija.tui.table import TableScreen
+from mustamaija.tui.table import HandScreen
 from mustamaija.tui.widgets import CommandLine, HandPanel, LogPanel, Panel
 
-__all__ = ["HELP_TEXT", "GameScreen"]
+__all__ = ["GameScreen", "draw_panels", "help_text", "table_panels"]
 
 
-class GameScreen(TableScreen):
-    """A match against bots."""
+def table_panels(renderer: Renderer, *, side: bool = True) -> ComposeResult:
+    """Yield the panels above the hand: seats and game on the left, the table and the log, the side panel."""
+    titles = renderer.titles
+    with Horizontal(id="top"):
+        with Vertical(id="left"):
+            yield Panel(titles["seats"], id="seats", width=42)
+            yield Panel(titles["info"], id="info", width=42)
+        with Vertical(id="centre"):
+            yield Panel(titles["table"], id="table")
+            yield LogPanel(id="log", style_of=renderer.log_style)
+        if side and "side" in titles:
+            yield Panel(titles["side"], id="side")
+
+
+def draw_panels(screen: Screen[Any], renderer: Renderer, scene: Scene) -> None:
+    """Draw the renderer's seats, game and table panels (and its side panel, if the screen has one) for ``scene``."""
+    screen.query_one("#seats", Panel).show(renderer.seats(scene))
+    screen.query_one("#info", Panel).show(renderer.info(scene))
+    title, table = renderer.table(scene)
+    panel = screen.query_one("#table", Panel)
+    panel.border_title = title
+    panel.show(table)
+    for side in screen.query("#side").results(Panel):
+        side.show(renderer.side(scene))
+
+
+def help_text(session: GameSession) -> str:
+    """Return the help: the keys and commands of every table, then the game's own."""
+    r = session.plugin.renderer
+    views = ", ".join(f"`{word}`" for word in r.toggles)
+    return f"""
+Everything you type goes to the command line at the bottom: a move or a command, then Enter.
+While the line is empty, the hand answers to these keys:
+
+- **← →** — move along your hand
+- **space** (or a click) — choose a card, or put it back
+- **↑ ↓** — point at another card on the table (where that applies)
+- **Enter** — make what is chosen (the cursor's card when nothing is); once the {session.controller.words.deal} is over, go on
+- **?** this help · **+ -** slower, faster bots · **Esc** clear the line, or else your choice
+- **F1** help · **F2** hint · **F3** undo · **F4** rules · **F5** save{" · **F6** " + views if views else ""}
+- **Ctrl-C** — save the game and leave
+
+## Commands
+
+""" + COMMAND_HELP + f"""
+
+## {session.game.title}
+{r.help_markdown}"""
+
+
+class GameScreen(HandScreen):
+    """A match against bots, of any game."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "help", "help"),
-        Binding("f2", "hint", "hint"),
-        Binding("f3", "undo", "undo"),
-        Binding("f4", "rules", "rules"),
-        Binding("f5", "save", "save"),
-        Binding("f6", "memory", "memory"),
-        Binding("f7", "marriage", "marriage", show=False),
-        Binding("f8", "pace(0.25)", "slower", show=False),
-        Binding("f9", "pace(-0.25)", "faster", show=False),
+        *(Binding(f"f{i + 1}", action, action) for i, action in enumerate(("help", "hint", "undo", "rules", "save"))),
+        Binding("f6", "switch_view", "view"), Binding("f7", "game_key('f7')", show=False),
+        Binding("f8", "pace(0.25)", "slower", show=False), Binding("f9", "pace(-0.25)", "faster", show=False),
     ]
 
     EMPTY_LINE_KEYS: ClassVar[dict[str, str]] = {
-        **TableScreen.EMPTY_LINE_KEYS, "question_mark": "help", "plus": "pace(0.25)", "minus": "pace(-0.25)",
+        **HandScreen.EMPTY_LINE_KEYS, "question_mark": "help", "plus": "pace(0.25)", "minus": "pace(-0.25)",
     }
 
     def __init__(self, session: GameSession) -> None:
-        super().__init__()
+        super().__init__(session.controller.choice(), session.human, session.names)
         self.session = session
+        self.renderer = session.plugin.renderer
+        self.alternate = False
         self._timer: Any = None
         self._thinking = False
         self._over_shown: tuple[int, int] | None = None
@@ -59,63 +105,54 @@ class GameScreen(TableScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="top"):
-            with Vertical(id="left"):
-                yield Panel("Seats (clockwise)", id="seats")
-                yield Panel("Game", id="info")
-            with Vertical(id="centre"):
-                yield Panel("Table", id="table")
-                yield LogPanel(id="log")
-            yield Panel("Memory", id="memory")
+        yield from table_panels(self.renderer)
         yield HandPanel("Your hand", id="hand")
         yield Static("", id="preview")
         yield Static("", id="message")
-        yield CommandLine(placeholder="type a move (9H 4H · 9H:JH 4H:- · take) or a command (hint, undo, rules, "
-                                      "save, help); ← → space Enter choose from the hand", id="command",
-                          select_on_focus=False)
+        yield CommandLine(placeholder=self.renderer.placeholder, id="command", select_on_focus=False)
         yield Footer()
 
     def on_mount(self) -> None:
         """Draw the table and let the bots start."""
-        self.title = "Mustamaija"
+        self.title = self.app.title = self.session.game.title
         self.focus_command()
         self.redraw()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit small terminals: below 110 columns the memory panel hides (v shows it), below 32 rows the log."""
+        """Fit small terminals: below 110 columns the side panel hides (F6 shows it), below 32 rows the log."""
         narrow = event.size.width < 110
-        if narrow != self.has_class("narrow"):
-            self.query_one("#memory").display = not narrow
+        if narrow != self.has_class("narrow") and "side" in self.renderer.titles:
+            self.query_one("#side").display = not narrow
         self.set_class(narrow, "narrow")
         self.set_class(event.size.height < 32, "short")
 
-    def action_memory(self) -> None:
-        """Show or hide the memory panel."""
-        panel = self.query_one("#memory")
-        panel.display = not panel.display
+    # -- HandScreen ------------------------------------------------------------------------------------
 
-    # -- TableScreen ------------------------------------------------------------------------------------
-
-    def table_state(self) -> State:
+    def table_state(self) -> Any:
         return self.session.state
 
-    def my_seat(self) -> int:
-        return self.session.human
+    def explain(self, message: str) -> str:
+        return self.session.controller.explain(message)
 
-    def my_turn(self) -> bool:
-        return self.session.human_to_act
+    def hand_title(self) -> str:
+        return self.renderer.hand_title(self.scene())
 
-    def act(self, action: Action) -> None:
+    def preview_text(self) -> str:
+        s = self.session
+        if s.result is not None:
+            return "Enter: " + ("leave" if s.match_over else f"deal the next {s.controller.words.deal}")
+        return super().preview_text()
+
+    def act(self, action: Any) -> None:
         try:
-            if isinstance(action, Lead):
-                self.session.lead(action.cards)
-            elif isinstance(action, Beat):
-                self.session.beat(dict(action.pairs))
-            else:
-                self.session.declare(action.suit)
+            self.session.act(action)
         except MustamaijaError as e:
-            self.say(explain_error(str(e)), error=True)
+            self.fail(e)
             return
+        self._moved()
+
+    def _moved(self) -> None:
+        self.alternate = False
         self.say("")
         self.redraw()
 
@@ -123,64 +160,60 @@ class GameScreen(TableScreen):
         try:
             cmd = parse_command(text)
         except MustamaijaError as e:
-            self.say(explain_error(str(e)), error=True)
-            return False
-        kind = cmd.kind
-        if kind in ("cards", "pairs", "take", "declare"):
-            try:
-                self.session.submit(cmd)
-            except MustamaijaError as e:
-                self.say(explain_error(str(e)), error=True)
-                return False
-            self.say("")
-            self.redraw()
+            return self.fail(e)
+        if cmd is not None:
+            return self._run(*cmd)
+        word, _, arg = text.strip().lower().partition(" ")
+        if word in self.renderer.toggles and not arg:
+            self.action_switch_view(self.renderer.toggles[word])
             return True
-        if kind == "empty":
+        note = self.session.controller.command(self.session, word, arg.strip())
+        if note is not None:
+            self.say(note)
             return True
-        if kind == "marriage":
-            return self.action_marriage()
-        if kind == "save":
-            self.action_save(cmd.arg or None)
-        elif kind == "pace":
-            self._set_pace(float(cmd.arg))
-        elif kind in ("faster", "slower"):
-            self.action_pace(-0.25 if kind == "faster" else 0.25)
-        elif kind == "quit":
-            app = host(self)
-            app.action_save_quit()
+        try:
+            self.session.submit(text)
+        except MustamaijaError as e:
+            return self.fail(e)
+        self._moved()
+        return True
+
+    def _run(self, word: str, arg: str) -> bool:
+        if word == "save":
+            self.action_save(arg or None)
+        elif word == "pace":
+            self._set_pace(float(arg))
+        elif word in ("faster", "slower"):
+            self.action_pace(-0.25 if word == "faster" else 0.25)
+        elif word == "quit":
+            host(self).action_save_quit()
         else:
-            getattr(self, f"action_{kind}")()
+            getattr(self, f"action_{word}")()
         return True
 
     # -- drawing ------------------------------------------------------------------------------------------
 
+    def scene(self) -> Scene:
+        """Return what the panels are drawn from: the person's seat at the deal in play."""
+        s = self.session
+        total = f"/{s.deals}" if s.deals is not None else ""
+        info = [(s.controller.words.deal.capitalize(), f"{s.deal_no + 1}{total}, {s.names[s.state.dealer]} dealt")]
+        return Scene(s.state, s.human, s.names, s.labels, s.totals, alternate=self.alternate,
+                     choice=self.choice if s.human_to_act else None, info=info)
+
     def redraw(self) -> None:
         s = self.session
-        st = s.state
-        self.selection.sync(st, s.human)
-        pace = host(self).pace
+        r = self.renderer
+        self.choice.sync(s.state, s.human)
+        scene = self.scene()
         mode = "rated" if s.config.rated else "practice"
-        total = f"/{s.config.deals}" if s.config.deals is not None else ""
-        self.sub_title = f"deal {s.deal_no + 1}{total} · {mode} · seed {s.config.seed} · pace {pace:g} s (+/-)"
-        self.query_one("#seats", Panel).show(seats_table(st, s.names, s.labels, s.match.losses, me=s.human))
-        extra = [("Deal", f"{s.deal_no + 1}{total}, {s.names[st.dealer]} dealt"), ("Turn", str(st.turns if st.is_over else st.turns + 1)),
-                 ("Rules", rules_name(s.rules))]
-        self.query_one("#info", Panel).show(info_text(st, extra))
-        pairs = self.selection.pairs if self.my_turn() and st.phase == DEFEND else None
-        target = self.selection.target if self.my_turn() and st.phase == DEFEND else -1
-        last = None
-        turn = s.last_turn()
-        if st.phase != DEFEND and turn is not None:
-            lead, beat = turn
-            if beat is not None:
-                last = (lead.cards, dict(beat.pairs), f"Last turn: {s.names[lead.seat]} led to {s.names[beat.seat]}")
-        table = self.query_one("#table", Panel)
-        table.border_title = "Table · " + (f"trumps {SUIT_SYMBOLS[st.trump]}" if st.trump >= 0 else "no trumps yet")
-        table.show(table_text(st, s.names, pairs=pairs, target=target, last=last))
-        self.query_one("#memory", Panel).show(memory_panel(st.view(s.human), s.names))
+        total = f"/{s.deals}" if s.deals is not None else ""
+        self.sub_title = (f"{s.controller.words.deal} {s.deal_no + 1}{total} · {s.n} players · {mode} · "
+                          f"seed {s.config.seed} · pace {host(self).pace:g} s (+/-)")
+        draw_panels(self, r, scene)
         self.query_one("#log", LogPanel).show_lines(s.log)
         self.draw_hand()
-        if not self.last_message or not self.my_turn():
+        if not self.last_message or not s.human_to_act:
             self.query_one("#message", Static).update(Text(s.status(), style="dim"), layout=False)
         self._schedule()
 
@@ -195,7 +228,8 @@ class GameScreen(TableScreen):
                 self.app.push_screen(DealOverScreen(s), self._after_deal)
             return
         if s.bot_to_act and not self._thinking and self._timer is None:
-            pace = host(self).pace
+            # A move made face down (such as a pass) has nothing to watch: it does not wait for the pace.
+            pace = host(self).pace if s.controller.paced(s.state) else 0.05
             self._timer = self.set_timer(max(pace, 0.001), self._think)
 
     def _think(self) -> None:
@@ -206,8 +240,8 @@ class GameScreen(TableScreen):
         self._thinking = True
         self.query_one("#message", Static).update(Text(f"{s.names[s.state.to_act]} is thinking…", style="italic"),
                                                   layout=False)
-        pace = host(self).pace
-        self._run_bot(s.bot_job(), pace <= 0)  # No pace: the bots play on until it is your turn.
+        chain = host(self).pace <= 0 and s.controller.paced(s.state)  # No pace: the bots play on to your turn.
+        self._run_bot(s.bot_job(), chain)
 
     @work(thread=True, group="bot", exit_on_error=False)
     def _run_bot(self, job: BotJob, chain: bool) -> None:
@@ -219,28 +253,26 @@ class GameScreen(TableScreen):
             results = [(action, f"the bot failed ({type(e).__name__}: {e}); a random legal move was played")]
         self.app.call_from_thread(self._bot_done, job, results)
 
-    def _bot_done(self, job: BotJob, results: list[tuple[Action, str]]) -> None:
+    def _bot_done(self, job: BotJob, results: list[tuple[Any, str]]) -> None:
         self._thinking = False
         self.session.apply_bots(job, results)
         self.last_message = ""
         self.redraw()
 
     def _after_deal(self, choice: str | None) -> None:
-        app = host(self)
         if choice == "next":
             self.action_next()
         elif choice == "quit":
-            app.finish()
+            host(self).finish()
 
     # -- commands -------------------------------------------------------------------------------------------
 
     def action_play(self) -> None:
-        """Play what is chosen; once the deal is over, Enter deals the next one (or leaves after the last)."""
+        """Make what is chosen; once the deal is over, Enter deals the next one (or leaves after the last)."""
         s = self.session
         if s.result is not None:
             if s.match_over:
-                app = host(self)
-                app.finish()
+                host(self).finish()
             else:
                 self.action_next()
             return
@@ -253,21 +285,26 @@ class GameScreen(TableScreen):
         except MustamaijaError as e:
             self.say(str(e), error=True)
             return
-        self.selection = Selection()
-        self.say(f"Deal {self.session.deal_no + 1}: good luck!")
+        self.choice = self.session.controller.choice()
+        self.alternate = False
+        self.say(f"{self.session.controller.words.deal.capitalize()} {self.session.deal_no + 1}: good luck!")
         self.redraw()
 
-    def action_marriage(self) -> bool:
-        """Declare a marriage (when only one is possible); return whether one was declared."""
-        st = self.session.state
-        decl = st.legal_declares() if self.my_turn() else []
-        if len(decl) != 1:
-            suits = " or ".join(SUITS[d.suit] for d in decl)
-            self.say("V3: no marriage to declare now (you need the K and Q of a suit other than spades, before trumps "
-                     "are fixed)" if not decl else f"two marriages are possible: type declare {suits}", error=True)
-            return False
-        self.act(Declare(self.session.human, decl[0].suit))
-        return True
+    def action_switch_view(self, kind: str = "") -> None:
+        """Switch the game's view (F6): show or hide the side panel, or the table's other view."""
+        kind = kind or next(iter(self.renderer.toggles.values()), "")
+        if kind == "side" and "side" in self.renderer.titles:
+            panel = self.query_one("#side")
+            panel.display = not panel.display
+        elif kind == "alternate":
+            self.alternate = not self.alternate
+            self.redraw()
+
+    def action_game_key(self, key: str) -> None:
+        """Make the typed line a game's key stands for (such as F7: declare a marriage)."""
+        line = next((line for k, line, _ in self.renderer.keys if k == key), None)
+        if line is not None:
+            self.command(line)
 
     def action_undo(self) -> None:
         """Take back your last move (practice games only)."""
@@ -276,23 +313,22 @@ class GameScreen(TableScreen):
         except MustamaijaError as e:
             self.say(str(e), error=True)
             return
-        self.selection = Selection()
+        self.choice = self.session.controller.choice()
         self.say("✓ " + note)
         self.redraw()
 
     def action_rules(self) -> None:
         """Show the rule set in force."""
-        self.app.push_screen(TextScreen("Rules", rules_markdown(self.session.rules)))
+        self.app.push_screen(TextScreen("Rules", self.session.controller.rules_markdown(self.session.state.rules)))
 
     def action_help(self) -> None:
         """Show the keys and commands."""
-        self.app.push_screen(TextScreen("Help", HELP_TEXT))
+        self.app.push_screen(TextScreen("Help", help_text(self.session)))
 
     def action_save(self, path: str | None = None) -> None:
         """Save this deal as a record."""
-        app = host(self)
         try:
-            where = app.save_deal(path)
+            where = host(self).save_deal(path)
         except (OSError, MustamaijaError) as e:
             self.say(f"could not save: {e}", error=True)
             return
@@ -300,8 +336,7 @@ class GameScreen(TableScreen):
 
     def action_pace(self, delta: float) -> None:
         """Change how long each bot move stays on screen."""
-        app = host(self)
-        self._set_pace(app.pace + delta)
+        self._set_pace(host(self).pace + delta)
 
     def _set_pace(self, value: float) -> None:
         app = host(self)
@@ -310,74 +345,47 @@ class GameScreen(TableScreen):
         self.redraw()
 
     def action_hint(self) -> None:
-        """Ask the solver or the search bot what to play."""
+        """Ask what to play, judged from your view only."""
         s = self.session
-        if s.config.rated:
-            self.say("hints are not available in rated matches", error=True)
-            return
-        if not s.human_to_act:
-            self.say("a hint is for your turn", error=True)
+        try:
+            s.check_hint()
+        except MustamaijaError as e:
+            self.say(str(e), error=True)
             return
         if self._hinting:
             return
         self._hinting = True
         self.say("thinking about a hint…")
-        seconds = host(self).hint_seconds
-        self._run_hint(s.state.copy(), s.human, seconds, s.generation, s.state.nlog)
+        self._run_hint(s.state.copy(), host(self).hint_seconds, s.generation, len(s.state.actions()))
 
     @work(thread=True, group="hint", exit_on_error=False)
-    def _run_hint(self, state: State, seat: int, seconds: float, generation: int, nlog: int) -> None:
+    def _run_hint(self, state: Any, seconds: float, generation: int, done: int) -> None:
+        s = self.session
         try:
-            hint = suggest(state, seat, seconds=seconds)
+            hint = s.controller.hint(state, s.human, seconds)
         except Exception as e:
             hint = Hint(None, f"hint is unavailable: {e}", "none")
-        self.app.call_from_thread(self._hint_done, hint, generation, nlog)
+        self.app.call_from_thread(self._hint_done, hint, generation, done)
 
-    def _hint_done(self, hint: Hint, generation: int, nlog: int) -> None:
+    def _hint_done(self, hint: Hint, generation: int, done: int) -> None:
         self._hinting = False
         s = self.session
-        if generation != s.generation or nlog != s.state.nlog:
+        if generation != s.generation or done != len(s.state.actions()):
             return
-        self.say(f"hint: {action_words(hint.action)}" if hint.action is not None else "hint: see the dialog")
+        words = s.controller.action_words(hint.action) if hint.action is not None else ""
+        self.say(f"hint: {words}" if words else "hint: see the dialog")
 
         def chosen(take: bool | None) -> None:
             if take and hint.action is not None:
-                self._preselect(hint.action)
+                self._preselect(hint.action, words)
 
         self.app.push_screen(HintScreen(hint), chosen)
 
-    def _preselect(self, action: Action) -> None:
-        st = self.session.state
-        self.selection.sync(st, self.session.human)
-        if isinstance(action, Lead):
-            self.selection.chosen = action.cards
-        elif isinstance(action, Beat):
-            self.selection.pairs = dict(action.pairs)
-            self.selection.target = -1
-        else:
+    def _preselect(self, action: Any, words: str) -> None:
+        s = self.session
+        if not self.choice.preselect(s.state, s.human, action):
             self.act(action)
             return
-        self.say(f"chosen: {action_words(action)}; press Enter to play it")
+        self.say(f"chosen: {words}; press Enter to play it")
         self.redraw()
 
-
-HELP_TEXT = """
-Everything you type goes to the command line at the bottom: a move or a command, then Enter.
-While the line is empty, the hand answers to these keys:
-
-- **← →** — move along your hand
-- **space** (or a click) — choose a card for your lead; when defending, pair it with the led card marked ▼
-- **↑ ↓** — when defending, mark another led card
-- **Enter** — lead the chosen cards (or the cursor's card), or make the defence shown (no beater chosen: pick up all)
-- **?** this help · **+ -** slower, faster bots · **Esc** clear the line, or else your choice
-- **F1** help · **F2** hint · **F3** undo · **F4** rules · **F5** save · **F6** memory panel · **F7** marriage
-- **Ctrl-C** — save the game and leave
-
-## Commands
-
-""" + "\n".join(f"- `{ex}` — {what}" for ex, what in COMMAND_HELP) + """
-
-Cards are rank then suit: `9H`, `10d`, `QS` or `Q♠`. A chosen card is raised; the card under the cursor has a
-heavy frame; cards you cannot play now are dimmed. In the memory panel, `·` marks a card gone, a reversed rank one
-you hold, and a lowercase initial one known to be in that player's hand.
-"""

@@ -1,23 +1,19 @@
-"""The replay stepper: a record, forwards and backwards, with every hand shown."""
+"""The replay stepper of every game: a record, forwards and backwards, with every hand shown."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from mustamaija.core.cards import card_symbol
-from mustamaija.games.mustamaija.actions import Beat, Lead
-from mustamaija.games.mustamaija.record import Record
-from mustamaija.games.mustamaija.state import DEFEND
-from mustamaija.tui.describe import describe_action, rules_name
-from mustamaija.tui.render import info_text, seats_table, table_text
-from mustamaija.tui.widgets import LogPanel, Panel
+from mustamaija.core.protocol import Game
+from mustamaija.tui.play_screen import draw_panels, table_panels
+from mustamaija.tui.plugin import Scene, table_of
+from mustamaija.tui.widgets import LogPanel
 
 __all__ = ["ReplayScreen"]
 
@@ -26,16 +22,15 @@ class ReplayScreen(Screen[None]):
     """Step through a record, forwards and backwards, with every hand shown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space,n", "step(1)", "next"),
-        Binding("left,backspace,p", "step(-1)", "back"),
-        Binding("home", "jump(0)", "start"),
-        Binding("end", "jump(-1)", "end"),
-        Binding("q,escape", "app.quit", "quit"),
+        Binding("right,space,n", "step(1)", "next"), Binding("left,backspace,p", "step(-1)", "back"),
+        Binding("home", "jump(0)", "start"), Binding("end", "jump(-1)", "end"), Binding("q,escape", "app.quit", "quit"),
     ]
 
-    def __init__(self, record: Record, title: str = "") -> None:
+    def __init__(self, record: Any, game: Game, title: str = "") -> None:
         super().__init__()
         self.record = record
+        self.game = game
+        self.plugin = table_of(game)
         self.heading = title
         meta = record.extra.get("match")
         names = meta.get("names") if isinstance(meta, dict) else None
@@ -43,58 +38,43 @@ class ReplayScreen(Screen[None]):
             self.names = [str(x) for x in names]
         else:
             self.names = [f"Seat {s}" for s in range(record.players)]
-        self.states = list(record.states())
-        self.lines: list[list[str]] = [[
-            f"Deal of {record.players} players, {self.names[record.dealer]} dealt; rules {rules_name(record.rules)}."]]
-        for i, action in enumerate(record.actions):
-            self.lines.append(describe_action(self.states[i], self.states[i + 1], action, self.names, reveal=True))
+        state = record.start()
+        self.states = [state.copy()]
+        controller = self.plugin.controller
+        self.lines: list[list[str]] = [[f"{controller.words.deal.capitalize()} of {record.players} players, "
+                                        f"{self.names[record.dealer]} dealt."]]
+        for action in record.actions:
+            before = state.copy()
+            state.play(action)
+            self.states.append(state.copy())
+            self.lines.append(controller.narrate(before, state, action, self.names, None))
+        if state.is_over:
+            self.lines[-1].extend(controller.deal_end(state, self.names, None))
         self.index = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="top"):
-            with Vertical(id="left"):
-                yield Panel("Seats and hands", id="seats")
-                yield Panel("Game", id="info")
-            with Vertical(id="centre"):
-                yield Panel("Table", id="table")
-                yield LogPanel(id="log")
+        yield from table_panels(self.plugin.renderer, side=False)
         yield Static("", id="message")
         yield Footer()
 
     def on_mount(self) -> None:
         """Draw the deal."""
-        self.title = "Mustamaija replay"
+        self.title = self.app.title = f"{self.game.title} replay"
         self.redraw()
 
     def redraw(self) -> None:
         """Draw the state after action ``index``."""
         st = self.states[self.index]
+        r = self.plugin.renderer
         n = len(self.states) - 1
         self.sub_title = f"{self.heading} · action {self.index} of {n}".strip(" ·")
-        losses = [0] * st.n
-        self.query_one("#seats", Panel).show(seats_table(st, self.names, [""] * st.n, losses, reveal=True,
-                                                        show_losses=False))
-        extra = [("Turn", str(st.turns + 1))]
-        if st.talon_size:
-            extra.append(("Next", " ".join(card_symbol(c) for c in st.talon_cards[:8])
-                          + (" …" if st.talon_size > 8 else "")))
-        self.query_one("#info", Panel).show(info_text(st, extra))
-        last = None
-        if st.phase != DEFEND and self.index > 0:
-            acts = self.record.actions[: self.index]
-            for i in range(len(acts) - 1, -1, -1):
-                a = acts[i]
-                if isinstance(a, Lead):
-                    nxt = acts[i + 1] if i + 1 < len(acts) else None
-                    if isinstance(nxt, Beat):
-                        last = (a.cards, dict(nxt.pairs), f"Last turn: {self.names[a.seat]} led to {self.names[nxt.seat]}")
-                    break
-        self.query_one("#table", Panel).show(table_text(st, self.names, last=last))
+        scene = Scene(st, None, self.names, [""] * st.players, reveal=True)
+        draw_panels(self, r, scene)
         lines = [line for chunk in self.lines[: self.index + 1] for line in chunk]
         self.query_one("#log", LogPanel).show_lines(lines, you="\0")
         if st.is_over:
-            end = (f"{self.names[st.loser]} is the Mustamaija." if st.finished else "The deal was stopped (M21).")
+            end = self.plugin.controller.deal_end(st, self.names, None)[-1]
         elif self.index == n:
             end = "The record ends here."
         else:

@@ -1,8 +1,11 @@
 """Make the screenshots of the docs: ``python -m mustamaija.tui.screenshots docs/screenshots``.
 
-Each screen is driven by keyboard through Textual's pilot, as the tests do,
-and saved as SVG: the table mid-deal (a defence being chosen), a hint, the
-end of a deal, a three-player puzzle refuted, a replay and the setup form.
+Each screen is driven through Textual's pilot, as the tests do, and saved
+as SVG. Every game with a terminal table is played by its hints (a fixed
+number of playouts, so the same on every machine) and shot where its
+renderer says (:attr:`~mustamaija.tui.plugin.Renderer.screenshots`), the
+hinted move chosen in the hand; the default game also gives the hint
+dialog, the end of a deal, a replay and the setup form.
 """
 
 from __future__ import annotations
@@ -10,89 +13,80 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
-from mustamaija.games.mustamaija.legality import BEATERS
-from mustamaija.games.mustamaija.record import Record
-from mustamaija.games.mustamaija.state import DEFEND
-from mustamaija.tui.app import DealOverScreen, GameScreen, HintScreen, MustamaijaApp
-from mustamaija.tui.puzzles import load_puzzles
+from mustamaija.core.protocol import Game
+from mustamaija.core.registry import DEFAULT_GAME, get_game
+from mustamaija.tui.app import DealOverScreen, GameScreen, HintScreen, TableApp
+from mustamaija.tui.plugin import table_of
 from mustamaija.tui.session import GameSession, MatchConfig
+from mustamaija.tui.setup_screen import table_games
 
 SIZE = (120, 40)
 
 
-async def _wait(pilot: object, cond: object, limit: int = 2000) -> None:
+async def wait(pilot: Any, cond: Callable[[], bool], limit: int = 3000) -> None:
+    """Wait until ``cond`` holds (the bots play in worker threads)."""
     for _ in range(limit):
-        if callable(cond) and cond():
+        if cond():
             return
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
+        await pilot.pause(0.02)
     raise TimeoutError("the screen did not get there")
 
 
-async def table(out: str) -> Record:
-    """The table during a defence, a beater chosen; then the end of the deal."""
-    s = GameSession(MatchConfig(players=4, bots=("medium",), seed=7, deals=3))
-    app = MustamaijaApp(session=s, pace=0)
+async def _enter(pilot: Any, s: GameSession) -> None:
+    """Press Enter and wait for the move it makes."""
+    done = len(s.state.actions())
+    await pilot.press("enter")
+    await wait(pilot, lambda: len(s.state.actions()) > done)
+
+
+async def table(game: Game, out: str) -> Any:
+    """Play a seeded match of ``game`` by its hints, saving the renderer's shots (and, for the default game, the end)."""
+    s = GameSession(MatchConfig(game.name, players=4, bots=("medium",), seed=7))
+    shots = dict(s.plugin.renderer.screenshots)
+    last = game.name == get_game(DEFAULT_GAME).name
+    app = TableApp(session=s, pace=0, hint_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        shot = False
-        while True:
-            await _wait(pilot, lambda: s.human_to_act or isinstance(app.screen, DealOverScreen))
+        while shots or last:
+            await wait(pilot, lambda: s.human_to_act or isinstance(app.screen, DealOverScreen))
             if isinstance(app.screen, DealOverScreen):
-                app.save_screenshot("deal-over.svg", out)
+                if last:
+                    app.save_screenshot("deal-over.svg", out)
                 break
             screen = app.screen
             assert isinstance(screen, GameScreen)
-            st = s.state
-            n = st.nlog
-            if not shot and st.turns >= 6 and st.phase == DEFEND and screen.selection.target >= 0:
-                beaters = st.hands[0] & BEATERS[st.trump][screen.selection.target]
-                order = screen.selection.order
-                want = next((i for i, c in enumerate(order) if beaters >> c & 1), None)
-                if want is not None:
-                    await pilot.press(*["right"] * ((want - screen.selection.cursor) % len(order)), "space")
-                    app.save_screenshot("table.svg", out)
-                    shot = True
-            await pilot.press("enter")
-            await _wait(pilot, lambda n=n: s.state.nlog > n)
+            hint = s.hint(0)
+            screen.choice.preselect(s.state, s.human, hint.action)
+            screen.redraw()
+            for name, when in list(shots.items()):
+                if when(s):
+                    await pilot.pause(0.2)
+                    app.save_screenshot(name, out)
+                    del shots[name]
+            await _enter(pilot, s)
         return s.record()
 
 
 async def hint(out: str) -> None:
-    """The hint dialog: the search bot's move and its statistics (a fixed number of playouts, so reproducible)."""
-    s = GameSession(MatchConfig(players=4, bots=("medium",), seed=7, deals=3))
-    app = MustamaijaApp(session=s, pace=0, hint_seconds=0)
+    """The hint dialog of the default game, a few moves into a deal."""
+    s = GameSession(MatchConfig(players=4, bots=("medium",), seed=7))
+    app = TableApp(session=s, pace=0, hint_seconds=0)
     async with app.run_test(size=SIZE) as pilot:
-        while s.state.turns < 2 or not s.human_to_act:  # A few turns in, so that the memory panel has news.
-            await _wait(pilot, lambda: s.human_to_act)
-            if s.state.turns >= 2:
-                break
-            n = s.state.nlog
-            await pilot.press("enter")
-            await _wait(pilot, lambda n=n: s.state.nlog > n)
+        for _ in range(3):  # A few moves in, so that the panels have news.
+            await wait(pilot, lambda: s.human_to_act)
+            await _enter(pilot, s)
+        await wait(pilot, lambda: s.human_to_act)
         await pilot.press("f2")
-        await _wait(pilot, lambda: isinstance(app.screen, HintScreen))
+        await wait(pilot, lambda: isinstance(app.screen, HintScreen))
         await pilot.pause(0.2)
         app.save_screenshot("hint.svg", out)
 
 
-async def puzzle(out: str) -> None:
-    """A three-player puzzle after a wrong first lead: the refutation in the log."""
-    puzzles = load_puzzles()
-    index = next(i for i, p in enumerate(puzzles) if len(p.hands) == 3)
-    p = puzzles[index]
-    app = MustamaijaApp(puzzles=puzzles, puzzle_index=index)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.2)
-        wrong = next(lead for lead in p.start().legal_leads() if lead.cards not in p.solution)
-        screen = app.screen
-        screen.act(wrong)  # type: ignore[attr-defined]
-        await pilot.pause(0.2)
-        app.save_screenshot("puzzle.svg", out)
-
-
-async def replay(out: str, record: Record) -> None:
+async def replay(out: str, record: Any) -> None:
     """A saved deal being stepped through, every hand shown."""
-    app = MustamaijaApp(record=record, record_title="deal.json")
+    app = TableApp(record=record, record_title="deal.json")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.2)
         await pilot.press(*["right"] * 9)
@@ -102,7 +96,7 @@ async def replay(out: str, record: Record) -> None:
 
 async def setup(out: str) -> None:
     """The setup form."""
-    app = MustamaijaApp(setup=MatchConfig(players=4, seed=7))
+    app = TableApp(setup=MatchConfig(players=4, seed=7))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.3)
         app.save_screenshot("setup.svg", out)
@@ -113,10 +107,14 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     out = args[0] if args else os.path.join("docs", "screenshots")
     os.makedirs(out, exist_ok=True)
-    record = asyncio.run(table(out))
+    record = None
+    for game in table_games():
+        if table_of(game).renderer.screenshots or game.name == get_game(DEFAULT_GAME).name:
+            played = asyncio.run(table(game, out))
+            record = played if game.name == get_game(DEFAULT_GAME).name else record
     asyncio.run(hint(out))
-    asyncio.run(puzzle(out))
-    asyncio.run(replay(out, record))
+    if record is not None:
+        asyncio.run(replay(out, record))
     asyncio.run(setup(out))
     print(f"screenshots written to {out}")
     return 0

@@ -1,97 +1,120 @@
-"""The match controller of the terminal game, free of any user interface.
+"""The match controller of the terminal game, free of any user interface: one for every game of the registry.
 
-A :class:`GameSession` holds a match (M20) between one person and bots: the
-deal in play, the deal log, the score, undo, and saving and loading. The
-screens only call it and draw what it holds; tests drive it directly.
+A :class:`GameSession` holds a match between one person and bots, of any
+game: the deal in play and its log, each seat's total, undo, hints, and
+saving and loading. What is the game's own (how a match is dealt and how
+long it lasts, the words of the log, typed moves) comes from the game's
+:class:`~mustamaija.tui.plugin.Controller`. The screens only call the
+session and draw what it holds; tests drive it directly.
 
-Bots act on views only (M22). A bot's move is computed on a copy of the
-state by :func:`bot_action` (the screens run it in a worker thread), then
-applied with :meth:`GameSession.apply_bot`.
+Bots act on views only. A bot's move is computed on a private copy of the
+state by :func:`bot_actions` (the screens run it in a worker thread), then
+applied with :meth:`GameSession.apply_bots`.
 
->>> s = GameSession(MatchConfig(players=3, bots=("easy", "easy"), seed=7, deals=1))
->>> s.names, s.state.dealer, s.deal_no
-(['You', 'Aino', 'Eero'], 2, 0)
->>> while not s.human_to_act and not s.state.is_over:
-...     s.apply_bot(s.bot_job(), bot_action(s.bot_job()))
->>> s.state.to_act == s.human, s.state.phase_name
-(True, 'lead')
->>> s.submit(parse_command("9H"))
-Traceback (most recent call last):
-...
-mustamaija.core.errors.IllegalActionError: M10: you do not hold 9H
+>>> from mustamaija.core.registry import games
+>>> for game in games():
+...     s = GameSession(MatchConfig(game.name, players=3, bots=("easy", "medium"), seed=7))
+...     while s.bot_to_act:
+...         job = s.bot_job()
+...         _ = s.apply_bots(job, bot_actions(job, chain=True))
+...     print(s.names, s.labels, s.human_to_act)
+['You', 'Aino', 'Eero'] ['you', 'bot 1 · easy', 'bot 2 · medium'] True
+['You', 'Aino', 'Eero'] ['you', 'bot 1 · easy', 'bot 2 · medium'] True
 """
 
 from __future__ import annotations
 
+import json
 import os
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import permutations
 from typing import Any, Final
 
-from mustamaija.core.cards import card_name, card_symbol, cards_of
 from mustamaija.core.errors import FormatError, IllegalActionError, MustamaijaError
-from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
-from mustamaija.games.mustamaija.deals import shuffled_deck
-from mustamaija.games.mustamaija.match import DealResult, Match
-from mustamaija.games.mustamaija.record import Record
-from mustamaija.games.mustamaija.rules import Rules
-from mustamaija.games.mustamaija.state import DEFEND, LEAD, State
-from mustamaija.players.base import Player
-from mustamaija.players.levels import describe_bot, make_player
+from mustamaija.core.protocol import Game, Player
+from mustamaija.core.registry import DEFAULT_GAME, game_for_record, get_game
+from mustamaija.players.levels import make_player, seat_label
 from mustamaija.players.random import RandomPlayer
-from mustamaija.tui.commands import Command, parse_command
-from mustamaija.tui.describe import cards_text, describe_action, rules_name, trump_text
+from mustamaija.tui.plugin import Controller, Hint, table_of
 
 __all__ = [
-    "AUTOSAVE",
     "BOT_NAMES",
+    "MATCH_KEY",
     "BotJob",
+    "DealResult",
     "GameSession",
     "MatchConfig",
+    "autosave_name",
     "bot_action",
     "bot_actions",
-    "deal_deck",
-    "parse_command",
 ]
 
 BOT_NAMES: Final = ("Aino", "Eero", "Helmi", "Ilmari", "Kerttu", "Lauri", "Saara")
 """The bots' names, given clockwise from the person's left."""
 
-AUTOSAVE: Final = "mustamaija-autosave.json"
-"""Where Ctrl-C saves the game in progress, in the current directory, unless ``--autosave`` says otherwise."""
-
 MATCH_KEY: Final = "match"
-"""The extra top-level record key that holds the match (scores, bots, the person's seat)."""
+"""The extra top-level record key that holds the match (settings, totals, names)."""
+
+
+def autosave_name(game: str | Game = DEFAULT_GAME) -> str:
+    """Return where Ctrl-C saves a game in progress, in the current directory, unless told otherwise.
+
+    >>> autosave_name() == f"{DEFAULT_GAME}-autosave.json"
+    True
+    """
+    return f"{get_game(game).name}-autosave.json"
+
+
+def _controller(game: str | Game) -> Controller:
+    return table_of(get_game(game)).controller
 
 
 @dataclass
 class MatchConfig:
-    """A match against bots: players, rules, one bot spec per other seat, length, seed and mode."""
+    """A match against bots: the game, players, rules, one bot spec per other seat, seed, mode and match settings.
 
+    ``rules`` ``None`` stands for the game's default rules; one bot spec
+    serves every other seat; ``options`` are the settings of the game's
+    table that are not rules (:attr:`~mustamaija.tui.plugin.Controller.match_options`),
+    the defaults filled in.
+    """
+
+    game: str = DEFAULT_GAME
     players: int = 4
-    rules: Rules = field(default_factory=Rules)
+    rules: Any = None
     bots: tuple[str, ...] = ("medium",)
     human: int = 0
-    deals: int | None = 5
-    max_losses: int | None = None
     seed: int = 0
     rated: bool = False
+    options: dict[str, int | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        game = get_game(self.game)
+        self.game = game.name
+        if self.rules is None:
+            self.rules = game.make_rules()
         if len(self.bots) == 1 and self.players > 2:
             self.bots = self.bots * (self.players - 1)
+        self.options = {**_controller(game).match_options, **self.options}
 
     def validate(self) -> None:
         """Raise :class:`MustamaijaError` naming the first problem."""
-        self.rules.check_players(self.players)
+        game = get_game(self.game)
+        controller = _controller(game)
+        game.check_players(self.rules, self.players)
         if len(self.bots) != self.players - 1:
             raise MustamaijaError(f"{self.players} players need {self.players - 1} bots, got {len(self.bots)}")
         if not 0 <= self.human < self.players:
             raise MustamaijaError(f"your seat must be 0 to {self.players - 1}, not {self.human}")
-        if self.deals is None and self.max_losses is None:
-            raise MustamaijaError("a match needs a number of deals or of losses")
+        for key, value in self.options.items():
+            if key not in controller.match_options:
+                known = ", ".join(controller.match_options) or "none; its rules set how long it lasts"
+                raise MustamaijaError(f"{game.title} has no match setting {key!r} (its settings: {known})")
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise MustamaijaError(f"{key.replace('_', ' ')} must be a positive whole number, not {value!r}")
+        if controller.length(self.rules, self.options) == (None, None):
+            c = controller
+            raise MustamaijaError(f"a {c.words.match} needs a number of {c.words.deal}s or of {c.words.score}")
 
     def seat_spec(self, seat: int) -> str | None:
         """Return the bot spec of a seat, ``None`` for the person's."""
@@ -101,24 +124,20 @@ class MatchConfig:
 
     def to_json(self) -> dict[str, Any]:
         """Return the match settings as JSON (the ``match`` key of a saved record holds them)."""
-        return {
-            "players": self.players, "bots": list(self.bots), "human": self.human, "deals": self.deals,
-            "max_losses": self.max_losses, "seed": self.seed, "mode": "rated" if self.rated else "practice",
-        }
+        return {"players": self.players, "bots": list(self.bots), "human": self.human, "seed": self.seed,
+                "mode": "rated" if self.rated else "practice", **self.options}
 
 
-def deal_deck(seed: int, deal: int, players: int) -> tuple[tuple[int, ...], int]:
-    """Return the deck of a match's deal and the dealer the seed draws for the first deal.
+@dataclass(frozen=True)
+class DealResult:
+    """How one deal of a match ended: its dealer and every seat's score (``None``: stopped, nobody scores)."""
 
-    The first deal is the one ``State.from_seed(players, seed)`` deals;
-    later deals shuffle with a generator seeded by the match seed and the
-    deal number, so a saved match resumes with the same cards.
-    """
-    if deal == 0:
-        rng = random.Random(seed)
-        deck = shuffled_deck(rng)
-        return deck, rng.randrange(players)
-    return shuffled_deck(random.Random(f"mustamaija/{seed}/{deal}")), 0
+    dealer: int
+    scores: tuple[int, ...] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the result as saved in a record's ``match`` key."""
+        return {"dealer": self.dealer, "scores": None if self.scores is None else list(self.scores)}
 
 
 @dataclass
@@ -127,13 +146,13 @@ class BotJob:
 
     seat: int
     player: Player
-    state: State
+    state: Any
     generation: int
     seed: int
     players: Sequence[Player | None] = ()
 
 
-def bot_action(job: BotJob) -> tuple[Action, str]:
+def bot_action(job: BotJob) -> tuple[Any, str]:
     """Return the bot's next compound action, and a note when the bot failed and a random move stood in.
 
     The bot chooses steps from its views of the job's private copy until one
@@ -142,10 +161,10 @@ def bot_action(job: BotJob) -> tuple[Action, str]:
     return _bot_action(job.state, job.seat, job.player, job.seed)
 
 
-def bot_actions(job: BotJob, *, chain: bool) -> list[tuple[Action, str]]:
+def bot_actions(job: BotJob, *, chain: bool) -> list[tuple[Any, str]]:
     """Return the bot's action and, with ``chain``, the actions of the bots that follow until the person acts."""
     state = job.state.copy()
-    out: list[tuple[Action, str]] = []
+    out: list[tuple[Any, str]] = []
     while True:
         seat = state.to_act
         player = job.players[seat] if job.players else (job.player if seat == job.seat else None)
@@ -159,29 +178,31 @@ def bot_actions(job: BotJob, *, chain: bool) -> list[tuple[Action, str]]:
     return out
 
 
-def _bot_action(base: State, seat: int, player: Player, seed: int) -> tuple[Action, str]:
+def _bot_action(base: Any, seat: int, player: Player, seed: int) -> tuple[Any, str]:
     state = base.copy()
-    n0 = state.nlog
+    done = len(state.actions())
     note = ""
     try:
-        while state.nlog == n0:
-            step = player.act(state.view(seat))
-            state.apply(step)
+        while len(state.actions()) == done:
+            state.apply(player.act(state.view(seat)))
     except Exception as e:  # A broken bot must never end the person's game.
         note = f"{player.name} failed ({type(e).__name__}: {e}); a random legal move was played"
         state = base.copy()
         stand_in = RandomPlayer(seed=seed)
-        while state.nlog == n0:
+        while len(state.actions()) == done:
             state.apply(stand_in.act(state.view(seat)))
     return state.actions()[-1], note
 
 
 class GameSession:
-    """A match between one person (``config.human``) and bots, deal by deal."""
+    """A match between one person (``config.human``) and bots, deal by deal, of any game."""
 
     def __init__(self, config: MatchConfig, *, save_dir: str | None = None, _start: bool = True) -> None:
         config.validate()
         self.config = config
+        self.game: Game = get_game(config.game)
+        self.plugin = table_of(self.game)
+        self.controller = self.plugin.controller
         self.rules = config.rules
         self.n = config.players
         self.human = config.human
@@ -197,69 +218,109 @@ class GameSession:
                 self.bots.append(None)
             else:
                 self.names.append("")
-                self.labels.append(describe_bot(spec).split(" · ")[-1])
-                self.bots.append(make_player(spec, seed=config.seed * 1009 + seat))
+                self.labels.append(seat_label(seat, spec, self.game))
+                self.bots.append(make_player(spec, config.seed * 1009 + seat, self.game))
         for i in range(1, self.n):
             self.names[(self.human + i) % self.n] = BOT_NAMES[(i - 1) % len(BOT_NAMES)]
-        first_dealer = deal_deck(config.seed, 0, self.n)[1]
-        self.match = Match(self.n, self.rules, config.deals, config.max_losses, first_dealer)
+        self.deals, self.limit = self.controller.length(self.rules, config.options)
+        self.dealer = self.controller.deal_deck(config.seed, 0, self.n)[1]
+        self.totals = [0] * self.n
+        self.results: list[DealResult] = []
         self.deal_no = 0
         self.generation = 0
         self.result: DealResult | None = None
         self.saved: list[str] = []
-        self.start: State
-        self.state: State
+        self.start: Any = None
+        self.state: Any = None
         self._header: list[str] = []
         self._lines: list[list[str]] = []
         if _start:
-            self._begin(self.match.next_deal(deal_deck(config.seed, 0, self.n)[0]))
+            self._begin(self._deal())
 
-    # -- deals -------------------------------------------------------------------------------
+    # -- the match -------------------------------------------------------------------------------
 
-    def _begin(self, state: State, actions: Sequence[Action] = ()) -> None:
+    def _deal(self) -> Any:
+        deck = self.controller.deal_deck(self.config.seed, self.deal_no, self.n)[0]
+        return self.game.deal_from_deck(self.n, deck, self.dealer, self.rules)
+
+    def _begin(self, state: Any, actions: Sequence[Any] = ()) -> None:
         self.start = state.copy()
         self.state = state
         self.result = None
         self.generation += 1
-        self._header = [
-            f"Deal {self.deal_no + 1}{self._of_deals()}: {self.names[state.dealer]} dealt. "
-            f"Rules: {rules_name(self.rules)} ({self.rules.describe()}).",
-            f"Your hand: {cards_text(state.hands[self.human])}",
-            f"Trumps: {trump_text(state)}.",
-        ]
+        self._header = self.controller.deal_header(self)
         self._lines = []
         for a in actions:
             self._apply(a)
 
-    def _of_deals(self) -> str:
-        return f" of {self.config.deals}" if self.config.deals is not None else ""
+    @property
+    def over(self) -> bool:
+        """Return whether the agreed number of deals, or a total that ends the match, has been reached."""
+        reached = self.limit is not None and max(self.totals) >= self.limit
+        return reached or (self.deals is not None and len(self.results) >= self.deals)
+
+    @property
+    def played(self) -> int:
+        """Return the number of deals scored (or stopped) so far."""
+        return len(self.results)
 
     @property
     def match_over(self) -> bool:
         """Return whether the match is over (the last deal is over and scored)."""
-        return self.result is not None and self.match.over
+        return self.result is not None and self.over
 
     def next_deal(self) -> None:
         """Deal the next deal of the match; the current one must be over."""
+        c = self.controller
         if self.result is None:
-            raise MustamaijaError("the deal is not over yet")
-        if self.match.over:
-            raise MustamaijaError("the match is over")
+            raise MustamaijaError(f"the {c.words.deal} is not over yet")
+        if self.over:
+            raise MustamaijaError(f"the {c.words.match} is over")
         self.deal_no += 1
-        self._begin(self.match.next_deal(deal_deck(self.config.seed, self.deal_no, self.n)[0]))
+        self._begin(self._deal())
 
     def _finish(self) -> None:
         s = self.state
-        self.result = self.match.finish_deal(s)
-        if s.finished:
-            self._lines[-1].append(f"{self.names[s.loser]} {'are' if s.loser == self.human else 'is'} the Mustamaija, "
-                                   f"left holding {cards_text(s.hands[s.loser])}.")
-        else:
-            self._lines[-1].append(f"The deal was stopped unfinished after {s.turns} turns (M21).")
+        scores = self.game.scores(s)
+        self.result = DealResult(self.dealer, None if scores is None else tuple(round(x) for x in scores))
+        self.results.append(self.result)
+        for seat, points in enumerate(self.result.scores or ()):
+            self.totals[seat] += points
+        self.dealer = self.controller.next_dealer(s, self.dealer)
+        c = self.controller
+        totals = ", ".join(f"{self.names[seat]} {total}" for seat, total in enumerate(self.totals))
+        end = [*c.deal_end(s, self.names, self.human), f"{c.words.deal.capitalize()} {self.deal_no + 1} over. "
+               f"{c.words.score.capitalize()} so far: {totals}."]
+        if self.over:
+            end.append(f"The {c.words.match} is over: {self.winners_text()}.")
+        self._lines[-1].extend(end)
         if self.save_dir is not None:
             os.makedirs(self.save_dir, exist_ok=True)
-            path = os.path.join(self.save_dir, f"deal-{self.config.seed}-{self.deal_no + 1}.json")
-            self.save(path)
+            self.save(os.path.join(self.save_dir, self.file_name()))
+
+    def file_name(self) -> str:
+        """Return the name a saved deal gets: the game, the seed and the deal's number."""
+        return f"{self.game.name}-{self.config.seed}-{self.controller.words.deal}{self.deal_no + 1}.json"
+
+    def standings(self) -> list[tuple[int, int]]:
+        """Return (seat, total) pairs, lowest total first."""
+        return sorted(enumerate(self.totals), key=lambda p: (p[1], p[0]))
+
+    def winners_text(self) -> str:
+        """Return who leads the match now (the lowest total wins), such as ``"you win with 3"``."""
+        low = min(self.totals)
+        winners = [s for s, t in enumerate(self.totals) if t == low]
+        if self.human in winners:
+            return "you win" + (" (shared)" if len(winners) > 1 else "") + f" with {low}"
+        verb = "wins" if len(winners) == 1 else "win"
+        return " and ".join(self.names[w] for w in winners) + f" {verb} with {low}"
+
+    def summary(self) -> str:
+        """Return the line printed when the person leaves a finished match."""
+        c = self.controller
+        totals = ", ".join(f"{self.names[seat]} {total}" for seat, total in self.standings())
+        return (f"{c.words.match.capitalize()} over after {self.played} {c.words.deal}(s): {self.winners_text()}. "
+                f"{c.words.score.capitalize()}: {totals}.")
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -278,38 +339,25 @@ class GameSession:
         """Return whether a bot is to act now."""
         return not self.state.is_over and self.state.to_act != self.human
 
-    def last_turn(self) -> tuple[Lead, Beat | None] | None:
-        """Return the last lead and the defence that answered it (``None`` while it is being defended)."""
-        acts = self.state.actions()
-        for i in range(len(acts) - 1, -1, -1):
-            a = acts[i]
-            if isinstance(a, Lead):
-                nxt = acts[i + 1] if i + 1 < len(acts) else None
-                return a, nxt if isinstance(nxt, Beat) else None
-        return None
+    def view(self) -> Any:
+        """Return what the person may know of the deal."""
+        return self.state.view(self.human)
 
     def status(self) -> str:
         """Return one line saying what happens now."""
-        s = self.state
-        if s.is_over:
+        c = self.controller
+        if self.state.is_over:
             if self.match_over:
-                return "The match is over. Press q to leave, or s to save the deal."
-            return "The deal is over. Press Enter (or type next) for the next deal."
-        who = self.names[s.to_act]
-        if s.to_act == self.human:
-            if s.phase == LEAD:
-                return (f"Your lead against {self.names[s.defender]}: choose cards (←/→, space) and press Enter, "
-                        "or type them, such as 9H 4H.")
-            return ("Your defence: pair led cards with beaters (↑/↓ picks the led card, space the beater), "
-                    "Enter to confirm (with none chosen: pick up all); or type 9H:JH 4H:- or take.")
-        return f"{who} is to {'lead' if s.phase == LEAD else 'defend'}…"
+                return f"The {c.words.match} is over. Press Enter to leave, or type save to save the {c.words.deal}."
+            return f"The {c.words.deal} is over. Press Enter (or type next) for the next {c.words.deal}."
+        return c.status(self)
 
     # -- acting ------------------------------------------------------------------------------------
 
-    def _apply(self, action: Action) -> list[str]:
+    def _apply(self, action: Any) -> list[str]:
         before = self.state.copy()
         self.state.play(action)
-        lines = describe_action(before, self.state, action, self.names)
+        lines = self.controller.narrate(before, self.state, action, self.names, self.human)
         self._lines.append(lines)
         if self.state.is_over:
             self._finish()
@@ -317,13 +365,13 @@ class GameSession:
 
     def _human_check(self) -> None:
         s = self.state
+        c = self.controller
         if s.is_over:
-            raise MustamaijaError("the deal is over: press Enter or type next for the next deal")
+            raise MustamaijaError(f"the {c.words.deal} is over: press Enter or type next for the next {c.words.deal}")
         if s.to_act != self.human:
-            role = "lead" if s.phase == LEAD else "defend"
-            raise IllegalActionError("M9", f"it is {self.names[s.to_act]}'s turn to {role}, not yours")
+            raise IllegalActionError(c.words.turn_rule, f"it is {self.names[s.to_act]}'s turn to {c.doing(s)}, not yours")
 
-    def verify(self, action: Action) -> None:
+    def verify(self, action: Any) -> None:
         """Raise :class:`IllegalActionError` naming the rule unless the person may take ``action`` now.
 
         The engine's messages say "seat 0"; here they speak to the person.
@@ -336,87 +384,15 @@ class GameSession:
             detail = detail.replace(f"seat {self.human} cannot", "you cannot")
             raise IllegalActionError(e.rule, detail) from None
 
-    def lead(self, cards: int) -> list[str]:
-        """Lead the cards of a mask for the person."""
-        action = Lead(self.human, cards)
+    def act(self, action: Any) -> list[str]:
+        """Take the person's compound action, checked; return its log lines."""
         self.verify(action)
         return self._apply(action)
 
-    def beat(self, pairs: Mapping[int, int]) -> list[str]:
-        """Defend for the person: beat each mapped led card with its card, pick up the rest."""
-        action = Beat.of(self.human, pairs)
-        self.verify(action)
-        return self._apply(action)
-
-    def declare(self, suit: int) -> list[str]:
-        """Declare a marriage for the person."""
-        action = Declare(self.human, suit)
-        self.verify(action)
-        return self._apply(action)
-
-    def submit(self, cmd: Command) -> list[str]:
-        """Carry out a move typed by the person (``cards``, ``pairs``, ``take`` or ``declare``)."""
+    def submit(self, text: str) -> list[str]:
+        """Carry out a move typed by the person, read by the game's controller."""
         self._human_check()
-        s = self.state
-        if cmd.kind == "declare":
-            return self.declare("SHDC".index(cmd.arg))
-        if cmd.kind == "cards":
-            if len(set(cmd.cards)) != len(cmd.cards):
-                dup = next(c for c in cmd.cards if cmd.cards.count(c) > 1)
-                raise MustamaijaError(f"card {card_name(dup)} is given twice")
-            mask = sum(1 << c for c in cmd.cards)
-            if s.phase == LEAD:
-                return self.lead(mask)
-            return self.beat(self._match_beaters(list(cmd.cards)))
-        if cmd.kind == "pairs":
-            if s.phase == LEAD:
-                raise IllegalActionError("M10", "you lead now: name the cards to lead, such as 9H 4H "
-                                                "(pairs such as 9H:JH are for defending)")
-            pairs: dict[int, int] = {}
-            for led, beater in cmd.pairs:
-                if led in pairs:
-                    raise IllegalActionError("M13", f"{card_name(led)} is beaten twice: one beating card beats "
-                                                    "exactly one led card")
-                if not s.led >> led & 1:
-                    raise IllegalActionError("M13", f"{card_name(led)} was not led")
-                if beater is not None:
-                    pairs[led] = beater
-            return self.beat(pairs)
-        if cmd.kind == "take":
-            if s.phase != DEFEND:
-                raise IllegalActionError("M10", "you lead now: there is nothing to pick up")
-            return self.beat({})
-        raise MustamaijaError(f"{cmd.kind!r} is not a move")
-
-    def _match_beaters(self, cards: list[int]) -> dict[int, int]:
-        """Pair typed beaters with led cards when the matching is clear; else say what to type."""
-        s = self.state
-        hand = s.hands[self.human]
-        for c in cards:
-            if not hand >> c & 1:
-                raise IllegalActionError("M13", f"you do not hold {card_name(c)}")
-        led = cards_of(s.led)
-        if len(cards) > len(led):
-            raise IllegalActionError("M13", f"{len(cards)} beaters for {len(led)} led card"
-                                            f"{'s' if len(led) > 1 else ''}: one beating card beats exactly one led card")
-        if len(led) == 1:
-            return {led[0]: cards[0]}
-        found: list[dict[int, int]] = []
-        for targets in permutations(led, len(cards)):
-            pairs = dict(zip(targets, cards, strict=True))
-            if s.can_beat(pairs, self.human):
-                found.append(pairs)
-        if len(found) == 1:
-            return found[0]
-        if not found:
-            for c in cards:
-                if not any(s.can_beat({t: c}, self.human) for t in led):
-                    raise IllegalActionError("M13", f"{card_symbol(c)} beats none of the led cards "
-                                                    f"{cards_text(s.led)} ({trump_text(s)})")
-            raise IllegalActionError("M13", "these cards cannot beat the led cards one each: one beating card "
-                                            "beats exactly one led card")
-        example = " ".join(f"{card_name(t)}:{card_name(b)}" for t, b in found[0].items())
-        raise MustamaijaError(f"say which led card each card beats, such as {example}")
+        return self.act(self.controller.parse_move(text, self))
 
     # -- bots ---------------------------------------------------------------------------------------
 
@@ -427,20 +403,21 @@ class GameSession:
         seat = self.state.to_act
         player = self.bots[seat]
         assert player is not None
-        return BotJob(seat, player, self.state.copy(), self.generation,
-                      self.config.seed * 7919 + self.state.nlog * 13 + seat, tuple(self.bots))
+        seed = self.config.seed * 7919 + len(self.state.actions()) * 13 + seat
+        return BotJob(seat, player, self.state.copy(), self.generation, seed, tuple(self.bots))
 
-    def apply_bot(self, job: BotJob, result: tuple[Action, str]) -> list[str] | None:
+    def apply_bot(self, job: BotJob, result: tuple[Any, str]) -> list[str] | None:
         """Apply a bot's computed action; return ``None`` if the game moved on meanwhile (undo, load)."""
         action, note = result
-        if job.generation != self.generation or job.state.nlog != self.state.nlog or self.state.is_over:
+        stale = len(job.state.actions()) != len(self.state.actions())
+        if job.generation != self.generation or stale or self.state.is_over:
             return None
         lines = self._apply(action)
         if note:
             lines.append(f"   ({note})")
         return lines
 
-    def apply_bots(self, job: BotJob, results: Sequence[tuple[Action, str]]) -> int:
+    def apply_bots(self, job: BotJob, results: Sequence[tuple[Any, str]]) -> int:
         """Apply a chain of bot actions computed from ``job``; return how many were applied."""
         done = 0
         for result in results:
@@ -450,7 +427,7 @@ class GameSession:
             done += 1
         return done
 
-    # -- undo -----------------------------------------------------------------------------------------
+    # -- undo and hints ---------------------------------------------------------------------------------
 
     def undo(self) -> str:
         """Take back the person's last action of this deal and everything after it (practice games only)."""
@@ -459,109 +436,122 @@ class GameSession:
         acts = self.state.actions()
         last = max((i for i, a in enumerate(acts) if a.seat == self.human), default=-1)
         if last < 0:
-            raise MustamaijaError("nothing to undo: you have not acted in this deal yet")
+            raise MustamaijaError(f"nothing to undo: you have not acted in this {self.controller.words.deal} yet")
         if self.result is not None:
             self._unscore()
         taken = acts[last]
         self._begin(self.start.copy(), acts[:last])
-        return f"took back: {_action_words(taken)}"
+        return f"took back: {self.controller.taken_back(taken)}"
 
     def _unscore(self) -> None:
-        result = self.match.results.pop()
-        if result.loser is not None:
-            self.match.losses[result.loser] -= 1
-        self.match.dealer = result.dealer
+        result = self.results.pop()
+        for seat, points in enumerate(result.scores or ()):
+            self.totals[seat] -= points
+        self.dealer = result.dealer
         self.result = None
+
+    def check_hint(self) -> None:
+        """Raise :class:`MustamaijaError` unless the person may ask for a hint now."""
+        if self.config.rated:
+            raise MustamaijaError("hints are not available in rated matches")
+        if not self.human_to_act:
+            raise MustamaijaError("a hint is for your turn")
+
+    def hint(self, seconds: float = 1.0) -> Hint:
+        """Return what the person should do now, judged from their view only (the screens run it in a thread)."""
+        self.check_hint()
+        return self.controller.hint(self.state.copy(), self.human, seconds)
 
     # -- saving and loading ----------------------------------------------------------------------------
 
-    def record(self) -> Record:
-        """Return the deal so far as a record, with the match in the extra ``match`` key."""
-        meta = {
-            **self.config.to_json(),
-            "rules": self.rules.to_json(only_changes=True),
-            "deal": self.deal_no,
-            "losses": list(self.match.losses),
-            "results": [[r.dealer, r.loser, r.turns] for r in self.match.results],
-            "names": list(self.names),
-        }
-        return Record.from_state(self.state, **{MATCH_KEY: meta})
+    def record(self) -> Any:
+        """Return the deal so far as a record of its game, with the match in the extra ``match`` key."""
+        meta = {**self.config.to_json(), "deal": self.deal_no, "totals": list(self.totals),
+                "results": [r.to_json() for r in self.results], "names": list(self.names)}
+        return self.game.record_of(self.state, **{MATCH_KEY: meta})
 
     def save(self, path: str) -> str:
         """Write the deal's record to ``path``; return the path."""
-        self.record().dump(path)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.record().dumps())
         self.saved.append(path)
         return path
 
     @classmethod
     def load(cls, path: str, *, bots: Sequence[str] | None = None, human: int | None = None,
              save_dir: str | None = None) -> GameSession:
-        """Resume a saved game at its last position (any FORMATS.md record also works: a one-deal match)."""
+        """Resume a saved game at its last position, of whatever game the record is (a plain record: one deal)."""
         try:
-            record = Record.load(path)
+            with open(path, "rb") as f:
+                data = f.read()
         except OSError as e:
             raise FormatError(f"cannot read {path}: {e.strerror or e}") from None
+        try:
+            obj = json.loads(data)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            obj = data  # The default game's reader names the problem.
+        game = game_for_record(obj) if isinstance(obj, dict) else get_game(DEFAULT_GAME)
+        return cls.from_record(game.load_record(obj), game, bots=bots, human=human, save_dir=save_dir)
+
+    @classmethod
+    def from_record(cls, record: Any, game: str | Game, *, bots: Sequence[str] | None = None, human: int | None = None,
+                    save_dir: str | None = None) -> GameSession:
+        """Resume the deal of a record at its last position (see :meth:`load`)."""
+        game = get_game(game)
         record.replay()  # An illegal action is reported before anything else happens.
         meta = record.extra.get(MATCH_KEY)
         if isinstance(meta, Mapping):
-            config = _config_from_meta(meta, record)
+            config = _config_from_meta(game, meta, record)
         else:
-            config = MatchConfig(players=record.players, rules=record.rules, deals=1)
-            config.bots = ("medium",) * (record.players - 1)
+            rules, options = _controller(game).one_deal(record.rules)
+            config = MatchConfig(game.name, players=record.players, rules=rules, options=options)
         if bots is not None:
             config.bots = tuple(bots) if len(bots) != 1 else tuple(bots) * (record.players - 1)
         if human is not None:
             config.human = human
         session = cls(config, save_dir=save_dir, _start=False)
         if isinstance(meta, Mapping):
-            session._restore_match(meta, record)
-        else:
-            session.match.dealer = record.dealer
-            session.match.first_dealer = record.dealer
+            session._restore(meta, record)
+        session.dealer = record.dealer
         session._begin(record.start(), record.actions)
         return session
 
-    def _restore_match(self, meta: Mapping[str, Any], record: Record) -> None:
+    def _restore(self, meta: Mapping[str, Any], record: Any) -> None:
         try:
-            self.deal_no = int(meta.get("deal", 0))
-            results = [DealResult(int(d), None if lo is None else int(lo), int(t)) for d, lo, t in meta.get("results", [])]
-            losses = [int(x) for x in meta.get("losses", [0] * self.n)]
-        except (TypeError, ValueError) as e:
+            self.deal_no = int(meta["deal"]) if "deal" in meta else int(meta.get("hand", 1)) - 1
+            results = [_result_of(item, self.n) for item in meta.get("results", [])]
+            totals = meta.get("totals", meta.get("losses"))
+            if totals is None:
+                totals = [sum(r.scores[s] for r in results if r.scores) for s in range(self.n)]
+            totals = [int(x) for x in totals]
+        except (KeyError, TypeError, ValueError, IndexError) as e:
             raise FormatError(f"the saved match is damaged: {e}") from None
-        if len(losses) != self.n:
-            raise FormatError(f"the saved match lists {len(losses)} scores for {self.n} players")
-        scored_here = len(results) > self.deal_no  # Saved after the deal ended: it is scored already.
-        if scored_here:
+        if len(totals) != self.n:
+            raise FormatError(f"the saved match lists {len(totals)} totals for {self.n} players")
+        if len(results) > self.deal_no:  # Saved after the deal ended: it is scored already, and is scored again.
             last = results.pop()
-            if last.loser is not None:
-                losses[last.loser] -= 1
-        self.match.results[:] = results
-        self.match.losses[:] = losses
-        self.match.dealer = record.dealer
+            for seat, points in enumerate(last.scores or ()):
+                totals[seat] -= points
+        self.results[:] = results
+        self.totals[:] = totals
 
 
-def _config_from_meta(meta: Mapping[str, Any], record: Record) -> MatchConfig:
+def _result_of(item: Any, players: int) -> DealResult:
+    """Read one saved result (also the forms that saves made before the shared table wrote)."""
+    if isinstance(item, Mapping):
+        scores = item.get("scores", item.get("points"))
+        return DealResult(int(item["dealer"]), None if scores is None else tuple(int(x) for x in scores))
+    dealer, loser = int(item[0]), item[1]  # [dealer, loser, turns]: one loss for the loser.
+    return DealResult(dealer, None if loser is None else tuple(int(s == int(loser)) for s in range(players)))
+
+
+def _config_from_meta(game: Game, meta: Mapping[str, Any], record: Any) -> MatchConfig:
     try:
-        bots = tuple(str(b) for b in meta.get("bots", ["medium"] * (record.players - 1)))
-        deals = meta.get("deals")
-        max_losses = meta.get("max_losses")
-        return MatchConfig(
-            players=record.players,
-            rules=record.rules,
-            bots=bots,
-            human=int(meta.get("human", 0)),
-            deals=None if deals is None else int(deals),
-            max_losses=None if max_losses is None else int(max_losses),
-            seed=int(meta.get("seed", 0)),
-            rated=meta.get("mode") == "rated",
-        )
+        bots = tuple(str(b) for b in meta.get("bots", ["medium"]))
+        options = {k: None if meta.get(k) is None else int(meta[k])
+                   for k in _controller(game).match_options if k in meta}
+        return MatchConfig(game.name, players=record.players, rules=record.rules, bots=bots,
+                           human=int(meta.get("human", 0)), seed=int(meta.get("seed", 0)),
+                           rated=meta.get("mode") == "rated", options=options)
     except (TypeError, ValueError) as e:
         raise FormatError(f"the saved match is damaged: {e}") from None
-
-
-def _action_words(action: Action) -> str:
-    if isinstance(action, Lead):
-        return f"your lead of {cards_text(action.cards)}"
-    if isinstance(action, Beat):
-        return "your defence" if action.pairs else "your pick-up"
-    return "your marriage"

@@ -1,7 +1,16 @@
-"""The setup form of a new match: players, rules, bots, length, seed and mode."""
+"""The setup form of a new match, for every game: the game, players, rules, bots, match settings, seed and mode.
+
+The rule fields are read from the game's rule set (its keys, their types and
+their allowed values), the presets from ``game.presets``, the bot menus from
+:func:`~mustamaija.players.levels.bot_choices`, the match settings from the
+game's table: nothing here is written for one game.
+"""
 
 from __future__ import annotations
 
+import json
+import typing
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -12,81 +21,122 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
-from mustamaija.core.cards import SUIT_SYMBOLS
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.games.mustamaija.rules import PRESETS, Rules
+from mustamaija.core.protocol import Game
+from mustamaija.core.registry import games, get_game
 from mustamaija.players.levels import bot_choices
-from mustamaija.tui.describe import explain_error, rules_name
 from mustamaija.tui.host import host
 from mustamaija.tui.session import BOT_NAMES, GameSession, MatchConfig
 
-__all__ = ["SetupScreen"]
+__all__ = ["SetupScreen", "rule_choices", "table_games"]
+
+CUSTOM = "custom"
+
+
+def table_games() -> list[Game]:
+    """Return the games that have a terminal table."""
+    return [g for g in games() if g.renderer("tui")]
+
+
+def rule_choices(rules: Any) -> dict[str, tuple[Any, ...] | None]:
+    """Return each rule key with its allowed values (from a ``Literal`` type), ``None`` for a free value.
+
+    >>> from mustamaija.core.registry import DEFAULT_GAME, get_game
+    >>> rules = get_game(DEFAULT_GAME).make_rules()
+    >>> choices = rule_choices(rules)
+    >>> set(choices) == set(rules.to_json())
+    True
+    """
+    try:
+        hints = typing.get_type_hints(type(rules))
+    except Exception:  # Not every game's rules need to be a typed dataclass.
+        hints = {}
+    out: dict[str, tuple[Any, ...] | None] = {}
+    for key in rules.to_json():
+        hint = hints.get(key)
+        out[key] = typing.get_args(hint) if typing.get_origin(hint) is typing.Literal else None
+    return out
+
+
+def _label(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
 
 
 class SetupScreen(Screen[None]):
-    """Choose the players, rules, bots, match length, seed and mode."""
+    """Choose the game, the players, the rules, the bots, the match's length, the seed and the mode."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "start"),
-        Binding("escape", "app.quit", "quit"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", "start"), Binding("escape", "app.quit", "quit")]
 
     def __init__(self, defaults: MatchConfig) -> None:
         super().__init__()
         self.defaults = defaults
+        self.game = get_game(defaults.game)
+        self.choices = rule_choices(defaults.rules)
 
     def compose(self) -> ComposeResult:
         d = self.defaults
-        r = d.rules
-        preset = rules_name(r)
-        choices = bot_choices()
+        g = self.game
         yield Header()
         with VerticalScroll(id="setup"), Vertical(id="form"):
-            yield Static(Text("♠ ♥  Mustamaija  ♦ ♣", style="bold"), id="setup-title")
-            yield from self._form(d, r, preset, choices)
+            yield Static(Text(f"♠ ♥  {g.title}  ♦ ♣", style="bold"), id="setup-title")
+            with Horizontal(id="columns"):
+                with Vertical(classes="column"):
+                    yield from self._rules_column(d)
+                with Vertical(classes="column"):
+                    yield from self._match_column(d)
             yield Static("", id="setup-error")
             with Horizontal(classes="buttons"):
                 yield Button("Start (Ctrl-S)", id="start", variant="success")
                 yield Button("Quit", id="quit-setup")
         yield Footer()
 
-    def _form(self, d: MatchConfig, r: Rules, preset: str, choices: list[tuple[str, str]]) -> ComposeResult:
-        with Horizontal(id="columns"):
-            with Vertical(classes="column"):
-                yield Static("Rules", classes="section")
-                yield from self._row("Players", Select([(str(n), n) for n in range(2, 9)], value=d.players,
-                                                       allow_blank=False, id="players"))
-                yield from self._row("Preset", Select([(n, n) for n in [*PRESETS, "custom"]], value=preset,
-                                                      allow_blank=False, id="preset"))
-                yield from self._row("Hand size (V1)", Select([(str(n), n) for n in (3, 5, 6)], value=r.hand_size,
-                                                              allow_blank=False, id="hand_size"))
-                yield from self._row("Trumps (V2)", Select([(t, t) for t in ("turned", "fixed", "marriage", "none")],
-                                                           value=r.trump, allow_blank=False, id="trump"))
-                yield from self._row("Fixed trump suit", Select([(f"{SUIT_SYMBOLS[i]} {s}", s) for i, s in enumerate("SHDC")],
-                                                                value=r.trump_suit, allow_blank=False, id="trump_suit"))
-                yield from self._row("Trump turned (M6)", Select([(t, t) for t in ("after_first_lead", "after_deal")],
-                                                                 value=r.trump_turn, allow_blank=False, id="trump_turn"))
-                yield from self._row("Spades trumps (M7)", Switch(r.spades_can_be_trump, id="spades_can_be_trump"))
-                yield from self._row("Lead limit (M11)", Select([(t, t) for t in ("after_talon", "always")],
-                                                                value=r.attack_limit, allow_blank=False, id="attack_limit"))
-                yield from self._row("Most cards a lead", Input("" if r.max_lead is None else str(r.max_lead),
-                                                                placeholder="no cap", id="max_lead"))
-            with Vertical(classes="column"):
-                yield Static("Bots (clockwise from your left)", classes="section")
-                for i in range(1, 8):
-                    value = d.bots[i - 1] if i - 1 < len(d.bots) else "medium"
-                    if value not in [c[1] for c in choices]:
-                        choices = [*choices, (value, value)]
-                    with Horizontal(classes="row", id=f"botrow{i}"):
-                        yield Label(BOT_NAMES[i - 1])
-                        yield Select(choices, value=value, allow_blank=False, id=f"bot{i}")
-                yield Static("Match", classes="section")
-                yield from self._row("Deals", Input("" if d.deals is None else str(d.deals), placeholder="no limit",
-                                                    id="deals"))
-                yield from self._row("Stop at losses", Input("" if d.max_losses is None else str(d.max_losses),
-                                                             placeholder="no limit", id="max_losses"))
-                yield from self._row("Seed", Input(str(d.seed), id="seed"))
-                yield from self._row("Rated: no undo, hints", Switch(d.rated, id="rated"))
+    def _rules_column(self, d: MatchConfig) -> ComposeResult:
+        g = self.game
+        yield Static("Game and rules", classes="section")
+        yield from self._row("Game", Select([(x.title, x.name) for x in table_games()], value=g.name,
+                                            allow_blank=False, id="game"))
+        yield from self._row("Players", Select([(str(n), n) for n in range(g.min_players, g.max_players + 1)],
+                                               value=d.players, allow_blank=False, id="players"))
+        yield from self._row("Preset", Select([(n, n) for n in [*g.presets, CUSTOM]], value=self._preset_of(d.rules),
+                                              allow_blank=False, id="preset"))
+        values = d.rules.to_json()
+        for key, allowed in self.choices.items():
+            yield from self._row(_label(key), self._rule_widget(key, values[key], allowed))
+
+    def _match_column(self, d: MatchConfig) -> ComposeResult:
+        choices = bot_choices(self.game)
+        yield Static("Bots (clockwise from your left)", classes="section")
+        for i in range(1, self.game.max_players):
+            value = d.bots[i - 1] if i - 1 < len(d.bots) else "medium"
+            if value not in [c[1] for c in choices]:
+                choices = [*choices, (value, value)]
+            with Horizontal(classes="row", id=f"botrow{i}"):
+                yield Label(BOT_NAMES[(i - 1) % len(BOT_NAMES)])
+                yield Select(choices, value=value, allow_blank=False, id=f"bot{i}")
+        yield Static(f"The {self._controller().words.match}", classes="section")
+        labels = self._controller().option_labels
+        for key, setting in d.options.items():
+            yield from self._row(labels.get(key, _label(key)), Input(_text(setting), placeholder="no limit",
+                                                                     id=f"option-{key}"))
+        yield from self._row("Seed", Input(str(d.seed), id="seed"))
+        yield from self._row("Rated: no undo, hints", Switch(d.rated, id="rated"))
+
+    def _controller(self) -> Any:
+        from mustamaija.tui.plugin import table_of
+
+        return table_of(self.game).controller
+
+    @staticmethod
+    def _rule_widget(key: str, value: Any, allowed: Sequence[Any] | None) -> Any:
+        if isinstance(value, bool):
+            return Switch(value, id=f"rule-{key}")
+        if allowed:
+            return Select([(str(a), a) for a in allowed], value=value, allow_blank=False, id=f"rule-{key}")
+        return Input(_text(value), placeholder="none", id=f"rule-{key}")
 
     @staticmethod
     def _row(label: str, widget: Any) -> ComposeResult:
@@ -96,16 +146,26 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Show the bot rows the player count needs."""
-        self.title = "Mustamaija"
-        self.sub_title = "new match"
+        self.title = self.app.title = self.game.title
+        self.sub_title = f"new {self._controller().words.match}"
         self._show_bots()
         self.query_one("#players", Select).focus()
 
     def _show_bots(self) -> None:
         players = self.query_one("#players", Select).value
-        n = players if isinstance(players, int) else 4
-        for i in range(1, 8):
+        n = players if isinstance(players, int) else self.defaults.players
+        for i in range(1, self.game.max_players):
             self.query_one(f"#botrow{i}").display = i < n
+
+    @on(Select.Changed, "#game")
+    def _game(self, event: Select.Changed) -> None:
+        name = event.value
+        if not isinstance(name, str) or name == self.game.name:
+            return
+        game = get_game(name)
+        players = min(max(self.defaults.players, game.min_players), game.max_players)
+        self.app.switch_screen(SetupScreen(MatchConfig(game.name, players=players, seed=self.defaults.seed,
+                                                       rated=self.defaults.rated)))
 
     @on(Select.Changed, "#players")
     def _players(self) -> None:
@@ -114,60 +174,66 @@ class SetupScreen(Screen[None]):
     @on(Select.Changed, "#preset")
     def _preset(self, event: Select.Changed) -> None:
         name = event.value
-        if not isinstance(name, str) or name not in PRESETS:
+        if not isinstance(name, str) or name not in self.game.presets:
             return
-        r = PRESETS[name]
-        for key in ("hand_size", "trump", "trump_suit", "trump_turn", "attack_limit"):
-            sel: Select[Any] = self.query_one(f"#{key}", Select)
-            sel.value = getattr(r, key)
-        self.query_one("#spades_can_be_trump", Switch).value = r.spades_can_be_trump
-        self.query_one("#max_lead", Input).value = "" if r.max_lead is None else str(r.max_lead)
+        for key, value in self.game.make_rules(name).to_json().items():
+            widget = self.query_one(f"#rule-{key}")
+            if isinstance(widget, Input):
+                widget.value = _text(value)
+            else:
+                widget.value = value  # type: ignore[attr-defined]
 
-    @on(Select.Changed, "#hand_size, #trump, #trump_suit, #trump_turn, #attack_limit")
-    @on(Switch.Changed, "#spades_can_be_trump")
-    @on(Input.Changed, "#max_lead")
-    def _option(self) -> None:
+    @on(Select.Changed, ".row Select")
+    @on(Switch.Changed)
+    @on(Input.Changed)
+    def _option(self, event: Any) -> None:
+        if not str(getattr(event.control, "id", "")).startswith("rule-"):
+            return
         try:
-            rules = self._rules()
+            name = self._preset_of(self._rules())
         except (MustamaijaError, ValueError):
             return
-        name = rules_name(rules)
         preset: Select[Any] = self.query_one("#preset", Select)
         if preset.value != name:
             preset.value = name
 
-    def _rules(self) -> Rules:
-        def value(key: str) -> Any:
-            return self.query_one(f"#{key}", Select).value
+    def _preset_of(self, rules: Any) -> str:
+        return next((p for p in self.game.presets if self.game.make_rules(p) == rules), CUSTOM)
 
-        text = self.query_one("#max_lead", Input).value.strip()
-        return Rules(hand_size=value("hand_size"), trump=value("trump"), trump_suit=value("trump_suit"),
-                     trump_turn=value("trump_turn"), spades_can_be_trump=self.query_one("#spades_can_be_trump",
-                                                                                        Switch).value,
-                     attack_limit=value("attack_limit"), max_lead=int(text) if text else None)
+    def _rules(self) -> Any:
+        overrides: dict[str, Any] = {}
+        for key in self.choices:
+            widget = self.query_one(f"#rule-{key}")
+            if isinstance(widget, Input):
+                text = widget.value.strip()
+                try:
+                    overrides[key] = json.loads(text) if text else None
+                except json.JSONDecodeError:
+                    overrides[key] = text
+            else:
+                overrides[key] = widget.value  # type: ignore[attr-defined]
+        return self.game.make_rules(None, overrides)
 
     def config(self) -> MatchConfig:
         """Return the match the form describes (raising on bad input)."""
-        def number(key: str) -> int | None:
-            text = self.query_one(f"#{key}", Input).value.strip()
+        def number(widget_id: str, what: str) -> int | None:
+            text = self.query_one(f"#{widget_id}", Input).value.strip()
             if not text:
                 return None
             try:
                 return int(text)
             except ValueError:
-                raise MustamaijaError(f"{key.replace('_', ' ')}: {text!r} is not a whole number") from None
+                raise MustamaijaError(f"{what}: {text!r} is not a whole number") from None
 
-        try:
-            rules = self._rules()
-        except ValueError as e:
-            raise MustamaijaError(f"most cards a lead: {e}") from None
+        rules = self._rules()
         players = self.query_one("#players", Select).value
         assert isinstance(players, int)
         bots = tuple(str(self.query_one(f"#bot{i}", Select).value) for i in range(1, players))
-        seed = number("seed")
-        config = MatchConfig(players=players, rules=rules, bots=bots, deals=number("deals"),
-                             max_losses=number("max_losses"), seed=seed if seed is not None else 0,
-                             rated=self.query_one("#rated", Switch).value)
+        labels = self._controller().option_labels
+        options = {k: number(f"option-{k}", labels.get(k, _label(k)).lower()) for k in self.defaults.options}
+        seed = number("seed", "seed")
+        config = MatchConfig(self.game.name, players=players, rules=rules, bots=bots, seed=seed or 0,
+                             rated=self.query_one("#rated", Switch).value, options=options)
         config.validate()
         return config
 
@@ -178,7 +244,7 @@ class SetupScreen(Screen[None]):
         try:
             session = GameSession(self.config(), save_dir=app.save_dir)
         except MustamaijaError as e:
-            self.query_one("#setup-error", Static).update(Text("✗ " + explain_error(str(e))))
+            self.query_one("#setup-error", Static).update(Text("✗ " + self._controller().explain(str(e))))
             return
         app.start_game(session)
 

@@ -1,8 +1,13 @@
-"""The table screen the game and the puzzles share: the hand chosen by keyboard or mouse, and the command line."""
+"""The screen every table shares: the person's hand, chosen by keyboard or mouse, and the command line.
+
+The choice of cards is the game's :class:`~mustamaija.tui.plugin.HandChoice`;
+this screen only turns keys into its calls and draws the hand it holds.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -10,18 +15,15 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from mustamaija.core.cards import SUIT_SYMBOLS
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.games.mustamaija.actions import Action
-from mustamaija.games.mustamaija.state import DEFEND, LEAD, State
-from mustamaija.tui.describe import cards_text, explain_error
+from mustamaija.tui.plugin import HandChoice
 from mustamaija.tui.render import hand_text
-from mustamaija.tui.selection import Selection, playable
 from mustamaija.tui.widgets import CommandLine, HandPanel
 
-__all__ = ["TableScreen"]
+__all__ = ["HandScreen"]
 
-class TableScreen(Screen[None]):
+
+class HandScreen(Screen[None]):
     """A table with the person's hand: choosing cards by keyboard or mouse, and a command line."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -39,35 +41,33 @@ class TableScreen(Screen[None]):
     }
     """Keys that act on the hand while the command line is empty (none of them can start a typed move)."""
 
-    def __init__(self) -> None:
+    last_message = ""
+
+    def __init__(self, choice: HandChoice, seat: int = 0, names: Sequence[str] = ()) -> None:
         super().__init__()
-        self.selection = Selection()
+        self.choice = choice
+        self.seat = seat
+        """The person's seat."""
+        self.names = list(names)
+        """The seats' names."""
 
-    # -- what a subclass provides ----------------------------------------------------------------
+    # -- what a subclass provides: the state (below: drawing, acting and typed lines); the rest has defaults --
 
-    def table_state(self) -> State:
+    def table_state(self) -> Any:
         """Return the state shown."""
         raise NotImplementedError
 
-    def my_seat(self) -> int:
-        """Return the person's seat."""
-        return 0
+    def explain(self, message: str) -> str:
+        """Return an error message with its rule explained."""
+        return message
 
-    def my_turn(self) -> bool:
-        """Return whether the person is to act."""
-        return False
+    def hand_title(self) -> str:
+        """Return the hand panel's title."""
+        return "Your hand"
 
-    def act(self, action: Action) -> None:
-        """Carry out the person's action (checked by the subclass)."""
-        raise NotImplementedError
-
-    def command(self, text: str) -> bool:
-        """Handle a typed line; return whether it succeeded."""
-        raise NotImplementedError
-
-    def redraw(self) -> None:
-        """Redraw every panel."""
-        raise NotImplementedError
+    def preview_text(self) -> str:
+        """Return what Enter does now."""
+        return self.choice.preview(self.table_state(), self.seat, self.names)
 
     # -- shared ---------------------------------------------------------------------------------------
 
@@ -77,33 +77,28 @@ class TableScreen(Screen[None]):
         self.query_one("#message", Static).update(msg, layout=False)
         self.last_message = text
 
-    last_message = ""
+    def fail(self, error: Exception) -> bool:
+        """Show an error with its rule explained; return False."""
+        self.say(self.explain(str(error)), error=True)
+        return False
+
+    def redraw(self) -> None:
+        """Redraw every panel (a subclass draws its own, then the hand with :meth:`draw_hand`)."""
+        raise NotImplementedError
 
     def draw_hand(self) -> None:
-        """Draw the hand and the preview of what Enter does."""
+        """Draw the hand (chosen cards raised, the cursor's card framed, unplayable cards dimmed) and the preview."""
         st = self.table_state()
-        seat = self.my_seat()
+        seat = self.seat
+        c = self.choice
+        c.sync(st, seat)
         hand = self.query_one("#hand", HandPanel)
-        if self.my_turn():
-            self.selection.sync(st, seat)
-            sel = self.selection
-            can = playable(st, seat, sel.chosen, sel.pairs)
-            marks = {b: "→" + cards_text(1 << t) for t, b in sel.pairs.items()}
-            hand.cards = len(sel.order)
-            hand.show(hand_text(sel.order, cursor=sel.cursor, chosen=sel.chosen, playable=can, marks=marks,
-                                focused=True, width=hand.content_size.width or 100))
-            preview = sel.preview(st, seat)
-            if st.phase == LEAD and not st.in_progress:
-                decl = [d.suit for d in st.legal_declares()]
-                if decl:
-                    preview += "  ·  m: declare the marriage in " + " or ".join(SUIT_SYMBOLS[s] for s in decl)
-            self.query_one("#preview", Static).update(Text(preview, style="bold"), layout=False)
-        else:
-            self.selection.sync(st, seat)
-            hand.cards = len(self.selection.order)
-            hand.show(hand_text(self.selection.order, cursor=-1, playable=-1, focused=False,
-                                width=hand.content_size.width or 100))
-            self.query_one("#preview", Static).update("", layout=False)
+        hand.cards = len(c.order)
+        hand.border_title = self.hand_title()
+        focused = c.focused(st, seat)
+        hand.show(hand_text(c.order, cursor=c.cursor if focused else -1, chosen=c.chosen, playable=c.bright(st, seat),
+                            marks=c.marks(st, seat), focused=focused, width=hand.content_size.width or 100))
+        self.query_one("#preview", Static).update(Text(self.preview_text(), style="bold"), layout=False)
 
     def focus_command(self) -> None:
         """Give the keyboard to the command line (it keeps it: the hand is worked through it)."""
@@ -115,35 +110,40 @@ class TableScreen(Screen[None]):
 
     def action_move(self, delta: int) -> None:
         """Move the cursor along the hand."""
-        self.selection.move(delta)
+        self.choice.move(delta)
         self.draw_hand()
 
     def action_target(self, delta: int) -> None:
-        """Point at another led card (when defending)."""
-        st = self.table_state()
-        if st.phase == DEFEND and self.my_turn():
-            self.selection.cycle_target(st, delta)
+        """Point at another card on the table (when defending)."""
+        if self.choice.aim(self.table_state(), self.seat, delta):
             self.redraw()
 
     def action_choose(self) -> None:
         """Choose or put back the card under the cursor."""
-        if not self.my_turn():
-            self.say("wait for your turn", error=True)
-            return
+        self._choose(lambda: self.choice.toggle(self.table_state(), self.seat))
+
+    def _choose(self, change: Callable[[], str]) -> None:
+        """Make a change to the choice; say what it did, or the rule it breaks."""
         try:
-            note = self.selection.toggle(self.table_state(), self.my_seat())
+            note = change()
         except MustamaijaError as e:
-            self.say(explain_error(str(e)), error=True)
+            self.fail(e)
             return
         self.say(note)
         self.redraw()
 
     def action_play(self) -> None:
-        """Play what is chosen: the lead, or the defence."""
-        if not self.my_turn():
-            self.say("wait for your turn", error=True)
+        """Make what is chosen (Enter)."""
+        try:
+            action = self.choice.action(self.table_state(), self.seat)
+        except MustamaijaError as e:
+            self.fail(e)
             return
-        self.act(self.selection.action(self.table_state(), self.my_seat()))
+        self.act(action)
+
+    def act(self, action: Any) -> None:
+        """Carry out the person's action (checked by the subclass)."""
+        raise NotImplementedError
 
     def action_escape(self) -> None:
         """Clear the command line, or else the cards chosen."""
@@ -151,14 +151,16 @@ class TableScreen(Screen[None]):
         if box.value:
             box.value = ""
             return
-        self.selection.chosen = 0
-        self.selection.pairs = {}
+        self.choice.clear()
         self.redraw()
 
     @on(HandPanel.CardClicked)
     def _clicked(self, event: HandPanel.CardClicked) -> None:
-        if self.selection.goto(event.index):
-            self.action_choose()
+        self._choose(lambda: self.choice.click(self.table_state(), self.seat, event.index))
+
+    def command(self, text: str) -> bool:
+        """Handle a typed line; return whether it succeeded."""
+        raise NotImplementedError
 
     @on(Input.Submitted, "#command")
     def _submitted(self, event: Input.Submitted) -> None:

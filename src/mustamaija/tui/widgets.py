@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import textwrap
+from collections.abc import Callable
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -96,10 +97,12 @@ class LogPanel(RichLog):
 
     can_focus = False
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, style_of: Callable[[str], str] | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, highlight=False, auto_scroll=True, min_width=20)
         self.border_title = "Log"
         self.lines_written: list[str] = []
+        self.style_of = style_of
+        """The game's style for a line that stands out (such as who lost), or ``None``."""
 
     _wrap_width = 0
 
@@ -115,8 +118,8 @@ class LogPanel(RichLog):
 
     def _put(self, line: str) -> None:
         style = "bold" if line.lstrip().startswith(self._you) else ""
-        if "the Mustamaija, left holding" in line:
-            style = "bold magenta"
+        if self.style_of is not None:
+            style = self.style_of(line) or style
         width = self.scrollable_content_region.width - 3  # Room for the scroll bar when it comes.
         self._wrap_width = width
         if width < 16:

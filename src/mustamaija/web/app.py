@@ -25,17 +25,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from mustamaija import __version__
-from mustamaija.core.errors import MustamaijaError
-from mustamaija.games.black_maria.record import Record as BmRecord
-from mustamaija.games.black_maria.record import is_record as is_bm_record
-from mustamaija.games.mustamaija.record import Record
-from mustamaija.games.mustamaija.rules import PRESETS
-from mustamaija.web import bm
+from mustamaija.core.errors import MustamaijaError, RulesError
+from mustamaija.core.protocol import Game
+from mustamaija.core.registry import DEFAULT_GAME, game_for_record, games
 from mustamaija.web.bots import levels_json
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError
 from mustamaija.web.limits import TokenBucket
+from mustamaija.web.live import table_game
 from mustamaija.web.manager import Subscriber, TableManager
+from mustamaija.web.renderer import renderer_of
 from mustamaija.web.replays import replay_json
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -67,12 +66,12 @@ class CreateTable(BaseModel):
     """A new table; every key is optional (docs/web.md gives the defaults)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    game: Literal["mustamaija", "black-maria"] = Field(default="mustamaija", description="the game the table plays")
+    game: str | None = Field(default=None, max_length=60, description="the game the table plays (GET /api/games)")
     name: str | None = Field(default=None, max_length=60)
-    players: int | None = Field(default=None, ge=2, le=8)
+    players: int | None = Field(default=None, ge=2, le=16)
     preset: str | None = Field(default=None, max_length=40)
     rules: dict[str, Any] | None = None
-    seats: list[SeatSpec] | None = Field(default=None, max_length=8)
+    seats: list[SeatSpec] | None = Field(default=None, max_length=16)
     deals: int | None = Field(default=None, ge=1, le=100)
     max_losses: int | None = Field(default=None, ge=1, le=100)
     private: bool = False
@@ -80,6 +79,15 @@ class CreateTable(BaseModel):
     takeover_after: float | None = Field(default=None, ge=0, le=3600)
     sit: bool = True
     player_name: str | None = Field(default=None, max_length=40)
+
+
+class CheckRules(BaseModel):
+    """A rule set to check: a game, a preset and rule keys that override it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str | None = Field(default=None, max_length=60)
+    preset: str | None = Field(default=None, max_length=40)
+    rules: dict[str, Any] | None = None
 
 
 class JoinTable(BaseModel):
@@ -95,7 +103,7 @@ class PostAction(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
     version: int
-    action: dict[str, Any] = Field(description='such as {"lead": ["9H", "4H"]}, {"beat": {"9H": "JH"}}, {"declare": "H"}')
+    action: dict[str, Any] = Field(description="the game's record action without its seat (docs/web.md)")
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -123,8 +131,32 @@ def _page(name: str) -> Response:
     path = STATIC_DIR / name
     if path.is_file():
         return FileResponse(path, media_type="text/html")
-    return HTMLResponse(f"<!doctype html><title>Mustamaija</title><p>The page {name} is missing from this installation.",
+    return HTMLResponse(f"<!doctype html><title>Card tables</title><p>The page {name} is missing from this installation.",
                         status_code=404)
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """Return what the lobby needs of a game (``GET /api/games``): its rules, presets, players, levels and form."""
+    renderer = renderer_of(game)
+    presets = {name: game.make_rules(name) for name in game.presets}
+    return {
+        "name": game.name,
+        "title": game.title,
+        "layout": renderer.layout,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "default_players": renderer.default_players,
+        "presets": {name: rules.to_json() for name, rules in presets.items()},
+        "preset_texts": {name: _rules_text(rules) for name, rules in presets.items()},
+        "rule_defaults": dict(game.rule_defaults),
+        **levels_json(game),
+        "lobby": renderer.lobby,
+    }
+
+
+def _rules_text(rules: Any) -> str | None:
+    describe = getattr(rules, "describe", None)
+    return str(describe()) if callable(describe) else None
 
 
 class LimitsMiddleware:
@@ -195,10 +227,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await manager.close()
 
     app = FastAPI(
-        title="Mustamaija",
+        title="mustamaija serve",
         version=__version__,
-        description="Online Mustamaija tables: people, bots and spectators. docs/web.md describes the "
-                    "WebSocket messages and the bot API; seats authenticate with 'Authorization: Bearer <seat token>'.",
+        description="Online card tables of every game of the registry (GET /api/games): people, bots and spectators. "
+                    "docs/web.md describes the WebSocket messages and the bot API; seats authenticate with "
+                    "'Authorization: Bearer <seat token>'.",
         lifespan=lifespan,
     )
     app.state.manager = manager
@@ -243,11 +276,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
-        try:
-            game = manager.get(table_id).game
-        except ApiError:
-            game = None  # The page itself reports the unknown table.
-        return _page("bm-table.html" if game == bm.GAME else "table.html")
+        return _page("table.html")  # One page for every game: it loads the layout the table's metadata names.
 
     @app.get("/replay", include_in_schema=False)
     async def replay_import_page() -> Response:
@@ -266,15 +295,31 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Return that the server is up, and its version."""
         return {"ok": True, "version": __version__}
 
+    @app.get("/api/games", tags=["server"])
+    async def list_games() -> dict[str, Any]:
+        """Return every game of the registry: title, players, presets, rule defaults, bot levels and lobby form."""
+        return {"default": DEFAULT_GAME, "games": [game_json(g) for g in games()]}
+
     @app.get("/api/bots", tags=["server"])
-    async def bots() -> dict[str, Any]:
-        """Return the bot levels and the registered bots (``black_maria``: those of Black Maria tables)."""
-        return {**levels_json(), "black_maria": bm.levels_json()}
+    async def bots(game: str | None = None) -> dict[str, Any]:
+        """Return the bot levels and the registered bots of a game (default: the default game)."""
+        return levels_json(table_game(game))
 
     @app.get("/api/presets", tags=["server"])
-    async def presets() -> dict[str, Any]:
-        """Return the rule presets and their rules."""
-        return {"presets": {name: rules.to_json() for name, rules in PRESETS.items()}}
+    async def presets(game: str | None = None) -> dict[str, Any]:
+        """Return the rule presets of a game (default: the default game) and their rules."""
+        g = table_game(game)
+        return {"presets": {name: g.make_rules(name).to_json() for name in g.presets}}
+
+    @app.post("/api/rules", tags=["server"])
+    async def check_rules(body: CheckRules) -> dict[str, Any]:
+        """Return a game's rules of a preset with some keys changed, and their summary; bad rules are ``bad_rules``."""
+        g = table_game(body.game)
+        try:
+            rules = g.make_rules(body.preset, body.rules)
+        except (RulesError, TypeError) as e:
+            raise ApiError("bad_rules", str(e)) from None
+        return {"game": g.name, "rules": rules.to_json(), "text": _rules_text(rules)}
 
     @app.get("/api/tables", tags=["tables"])
     async def list_tables() -> dict[str, Any]:
@@ -342,37 +387,33 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
 
-    @app.get("/api/tables/{table_id}/hint", tags=["play"])
-    async def get_hint(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
-        """Return a hint for the token's seat (from its view only), if the table allows hints."""
+    def _seated(table_id: str, authorization: str | None, what: str) -> int | None:
+        """Return the seat of the request's token; no token is ``not_seated`` (``what`` says who may ask)."""
         table = manager.get(table_id)
         token = _bearer(authorization)
         if token is None:
-            raise ApiError("not_seated", "hints are for seats: send 'Authorization: Bearer <seat token>'")
-        return {"hint": await manager.hint(table_id, table.seat_of(token))}
+            raise ApiError("not_seated", f"{what}: send 'Authorization: Bearer <seat token>'")
+        return table.seat_of(token)
+
+    @app.get("/api/tables/{table_id}/hint", tags=["play"])
+    async def get_hint(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Return a hint for the token's seat (from its view only), if the table allows hints."""
+        return {"hint": await manager.hint(table_id, _seated(table_id, authorization, "hints are for seats"))}
 
     @app.post("/api/tables/{table_id}/rematch", tags=["play"])
     async def post_rematch(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         """Begin a new match at the table once the match is over."""
-        table = manager.get(table_id)
-        token = _bearer(authorization)
-        if token is None:
-            raise ApiError("not_seated", "a rematch is asked for by a seat: send 'Authorization: Bearer <seat token>'")
-        return {"table": manager.rematch(table_id, table.seat_of(token)).meta()}
+        seat = _seated(table_id, authorization, "a rematch is asked for by a seat")
+        return {"table": manager.rematch(table_id, seat).meta()}
 
     @app.get("/api/tables/{table_id}/deals", tags=["replays"])
     async def list_deals(table_id: str) -> dict[str, Any]:
-        """Return the deals played at a table."""
-        manager.get(table_id)
-        rows = manager.store.deals(table_id)
-        out = []
-        for d in rows:
-            item = {"deal": d["deal_no"], "match": d["match_no"], "finished": d["finished"],
-                    "loser": d["loser"], "stopped": d["stopped"], "turns": d["turns"]}
-            if is_bm_record(d["record"]):
-                item["points"] = BmRecord.from_json(d["record"]).replay().points() if d["finished"] else None
-            out.append(item)
-        return {"deals": out}
+        """Return the deals played at a table, with each finished deal's scores (the game's figure, lower better)."""
+        game = manager.get(table_id).game
+        return {"deals": [{"deal": d["deal_no"], "match": d["match_no"], "finished": d["finished"], "loser": d["loser"],
+                           "stopped": d["stopped"], "turns": d["turns"],
+                           "scores": game.scores(game.load_record(d["record"]).replay()) if d["finished"] else None}
+                          for d in manager.store.deals(table_id)]}
 
     def _finished(table_id: str, deal: int) -> dict[str, Any]:
         manager.get(table_id)
@@ -387,7 +428,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def deal_record(table_id: str, deal: int) -> JSONResponse:
         """Return the FORMATS.md record of a finished deal."""
         row = _finished(table_id, deal)
-        game = bm.GAME if is_bm_record(row["record"]) else "mustamaija"
+        game = manager.get(table_id).game.name
         return JSONResponse(row["record"], headers={
             "Content-Disposition": f'attachment; filename="{game}-{table_id}-{deal}.json"'})
 
@@ -416,11 +457,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
 
 def _replay(obj: dict[str, Any]) -> dict[str, Any]:
-    """Return the replay object of a record of either game (docs/web.md); a bad record raises its error."""
-    rec: Record | BmRecord = BmRecord.from_json(obj) if is_bm_record(obj) else Record.from_json(obj)
+    """Return the replay object of a record of any game (docs/web.md); a bad record raises its error."""
+    game = game_for_record(obj)
+    rec = game.load_record(obj)
     names = rec.extra.get("names")
     good = names if isinstance(names, list) and len(names) == rec.players else None
-    return bm.replay_json(rec, good) if isinstance(rec, BmRecord) else replay_json(rec, good)
+    return replay_json(game, rec, good)
 
 
 async def _send_error(ws: WebSocket, err: ApiError, ref: object = None) -> None:

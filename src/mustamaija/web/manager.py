@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mustamaija.games.black_maria.view import View as BmView
-from mustamaija.web import bm
+from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.protocol import Game
 from mustamaija.web.bots import BotRunner
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError
@@ -59,6 +59,14 @@ def _clean_name(name: object, fallback: str) -> str:
         raise ApiError("bad_request", f"'name' must be a string, not {name!r}")
     text = " ".join(name.split())[:40]
     return text or fallback
+
+
+def _hint_json(game: Game, view: Any, seconds: float) -> dict[str, Any]:
+    """Return the hint of :mod:`mustamaija.search.hints` for the view's seat, in about ``seconds``, as JSON."""
+    from mustamaija.search.hints import hint
+
+    result: dict[str, Any] = hint(game, view, seconds=seconds, seed=0).to_json()
+    return result
 
 
 class TableManager:
@@ -236,26 +244,15 @@ class TableManager:
             raise ApiError("not_your_turn", f"hints are for the seat to act: seat {state.to_act} is to act")
         if self._hints >= _MAX_HINTS:
             raise ApiError("rate_limited", f"the server is computing {_MAX_HINTS} hints already: ask again in a moment")
-        if table.game == bm.GAME:
-            bm_view = state.view(seat)
-            assert isinstance(bm_view, BmView)
-            self._hints += 1
-            try:
-                bm_hint: dict[str, Any] = await self.runner.run(bm.hint_json, bm_view)
-            finally:
-                self._hints -= 1
-            return bm_hint
-        from mustamaija.games.mustamaija.analysis import hint
-
-        view = state.view(seat)
-        assert not isinstance(view, BmView)
         self._hints += 1
         try:
-            result = await self.runner.run(lambda: hint(view, iters=200, time=self.config.hint_seconds, seed=0))
+            result: dict[str, Any] = await self.runner.run(_hint_json, table.game, state.view(seat),
+                                                           self.config.hint_seconds)
+        except MustamaijaError as e:  # The search cannot judge this position: say so, as any refusal.
+            raise ApiError("not_playing", f"no hint for this position: {e}") from None
         finally:
             self._hints -= 1
-        out: dict[str, Any] = result.to_json()
-        return out
+        return result
 
     # -- subscribers and presence ----------------------------------------------------------------
 
@@ -388,12 +385,13 @@ class TableManager:
             if table.version != version or table.bot_for(seat, time.time()) is None:
                 return True
         spec, by = bot
+        game = table.game.name
         record = table.record().to_json()
         try:
-            body = await self.runner.choose(record, seat, spec, secrets.randbits(32))
+            body = await self.runner.choose(game, record, seat, spec, secrets.randbits(32))
         except Exception as e:  # A broken bot or pool must not stall the table: a random bot plays this action.
             log.warning("table %s: bot %s failed (%s: %s); a random bot plays instead", table.id, spec, type(e).__name__, e)
-            body = await self.runner.choose(record, seat, "easy", secrets.randbits(32))
+            body = await self.runner.choose(game, record, seat, "easy", secrets.randbits(32))
         if table.version != version or table.bot_for(seat, time.time()) is None:
             return True  # The table moved on while the bot thought (its person came back, say).
         self._play(table, table.action_from_record(body), by)

@@ -1,6 +1,6 @@
 """Black Maria decks: the cards in play for a player count (B1), shuffled or arranged to deal chosen hands.
 
-The shuffle is the library's own (:func:`mustamaija.games.mustamaija.deals.shuffled_deck`)
+The shuffle is the library's own (:func:`mustamaija.core.cards.shuffled_pack`)
 with the removed cards taken out, so a seed shuffles the same way in both games.
 
 >>> import random
@@ -18,10 +18,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from mustamaija.core.cards import card_name, cards_of, parse_card
+from mustamaija.core.cards import card_name, card_of, cards_of, shuffled_pack
 from mustamaija.core.errors import CardError
 from mustamaija.games.black_maria.rules import deal_size, in_play
-from mustamaija.games.mustamaija.deals import shuffled_deck as _shuffled_pack
 
 __all__ = ["deck_for_hands", "shuffled_deck"]
 
@@ -29,11 +28,7 @@ __all__ = ["deck_for_hands", "shuffled_deck"]
 def shuffled_deck(players: int, rng: random.Random) -> tuple[int, ...]:
     """Return the cards in play for ``players`` (B1), shuffled by ``rng``, top card first."""
     keep = in_play(players)
-    return tuple(c for c in _shuffled_pack(rng) if keep >> c & 1)
-
-
-def _card(c: int | str) -> int:
-    return c if isinstance(c, int) else parse_card(c)
+    return tuple(c for c in shuffled_pack(rng) if keep >> c & 1)
 
 
 def deck_for_hands(hands: Sequence[Iterable[int | str]], dealer: int = 0, players: int | None = None) -> tuple[int, ...]:
@@ -41,7 +36,7 @@ def deck_for_hands(hands: Sequence[Iterable[int | str]], dealer: int = 0, player
 
     The hands must hold exactly the cards in play for their number of seats (B1).
     """
-    rows = [[_card(c) for c in h] for h in hands]
+    rows = [[card_of(c) for c in h] for h in hands]
     n = players if players is not None else len(rows)
     size = deal_size(n)
     if len(rows) != n or any(len(r) != size for r in rows):

@@ -15,44 +15,51 @@ hands together to a target score.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from mustamaija.core.bench import BenchSection
 from mustamaija.core.errors import RulesError
-from mustamaija.core.protocol import BotFactory, ResultKind
+from mustamaija.core.game import GameBase
+from mustamaija.core.protocol import ResultKind, SearchKit
 from mustamaija.core.registry import register_game
-from mustamaija.games.black_maria.actions import NUM_STEPS, Action, action_from_json, step_name
-from mustamaija.games.black_maria.record import RECORD_FORMAT, Record, state_to_json
+from mustamaija.games.black_maria.actions import NUM_STEPS, Action, step_name
+from mustamaija.games.black_maria.record import Record, state_to_json
 from mustamaija.games.black_maria.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_players, deal_size, in_play, pass_count
 from mustamaija.games.black_maria.sampling import sample_state
-from mustamaija.games.black_maria.state import State
+from mustamaija.games.black_maria.state import PASS, State
 from mustamaija.games.black_maria.view import View
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
 
 __all__ = ["GAME", "BlackMariaGame"]
 
 OBS_SIZE: Final = 1491
 """The observation length of :mod:`~mustamaija.games.black_maria.observation` (checked there)."""
 
+RENDERERS: Final[dict[str, str]] = {"web": "mustamaija.games.black_maria.web:RENDERER", "tui": "mustamaija.games.black_maria.tui:table"}
+"""Front end -> ``module:attribute`` of the renderer that draws a Black Maria table there."""
 
-class BlackMariaGame:
+
+class BlackMariaGame(GameBase):
     """Black Maria, the British game of the Hearts family, as a :class:`~mustamaija.core.protocol.Game`."""
+
+    STATE = State
+    RULES = Rules
+    RECORD = Record
+    RENDERERS = RENDERERS
+    OBSERVATION = "mustamaija.games.black_maria.observation"
+    PLAYERS = "mustamaija.games.black_maria.players"
+    sampler = staticmethod(sample_state)
+    summary = staticmethod(state_to_json)
+    name_step = staticmethod(step_name)
 
     name = "black-maria"
     title = "Black Maria"
     long_name = "Black Maria"
     env_name = "black_maria"
-    record_format = RECORD_FORMAT
     num_steps = NUM_STEPS
     obs_size = OBS_SIZE
     max_players = MAX_PLAYERS
     min_players = MIN_PLAYERS
-    rule_defaults: Mapping[str, Any] = {f.name: getattr(Rules(), f.name) for f in fields(Rules)}
     presets: Sequence[str] = ("standard",)
     result_kind: ResultKind = "points"
     levels: Mapping[str, str] = {"easy": "random", "medium": "heuristic", "hard": "pimc:samples=20", "expert": "pimc:samples=60"}
@@ -63,21 +70,9 @@ class BlackMariaGame:
             raise RulesError(f"unknown preset {preset!r} (Black Maria has one: 'standard'; change rules by name)")
         return Rules().replace(**overrides) if overrides else Rules()
 
-    def rules_from_json(self, obj: object) -> Rules:
-        """Return the rule set of a JSON object (``target_score``, ``hands``, ``allow_renege``)."""
-        return Rules.from_json(obj)  # type: ignore[arg-type]  # from_json checks the type itself.
-
     def check_players(self, rules: Rules, players: int) -> None:
         """Raise :class:`~mustamaija.core.errors.RulesError` unless 3 to 7 players (B1)."""
         check_players(players)
-
-    def deal(self, players: int, seed: int | str, rules: Rules | None = None) -> State:
-        """Deal a hand from a seed with ``State.from_seed``."""
-        return State.from_seed(players, seed, rules)
-
-    def deal_from_deck(self, players: int, deck: Sequence[int], dealer: int, rules: Rules | None = None) -> State:
-        """Deal a hand from the cards in play, top first, with ``State.deal``."""
-        return State.deal(players, deck, rules, dealer)
 
     def deck(self, players: int) -> int:
         """Return the cards in play (B1)."""
@@ -108,47 +103,19 @@ class BlackMariaGame:
             return "in progress"
         return "points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(state.points()))
 
-    def sample(self, view: View, rng: random.Random) -> State:
-        """Deal the unseen cards with :func:`~mustamaija.games.black_maria.sampling.sample_state`."""
-        return sample_state(view, rng)
-
-    def resample(self, view: View, seed: int) -> State:
-        """Return :meth:`sample` with ``random.Random(seed)``."""
-        return sample_state(view, random.Random(seed))
-
-    def is_record(self, obj: object) -> bool:
-        """Return whether a parsed JSON object names this game's record format (or this game)."""
-        return isinstance(obj, Mapping) and (obj.get("format") == RECORD_FORMAT or obj.get("game") == self.name)
-
-    def load_record(self, obj: object) -> Record:
-        """Return the record of a JSON object or text."""
-        return Record.loads(obj) if isinstance(obj, (str, bytes)) else Record.from_json(obj)
-
-    def record_of(self, state: State, **extra: Any) -> Record:
-        """Return the record of a dealt hand."""
-        return Record.from_state(state, **extra)
-
-    def action_from_json(self, obj: object, players: int | None = None) -> Action:
-        """Return the compound action (pass or play) of a record's JSON action."""
-        return action_from_json(obj, players)
-
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        """Return the ``replay --json`` object."""
-        return state_to_json(state)
-
-    def step_name(self, step: int) -> str:
-        """Return the card's name."""
-        return step_name(step)
+    def card_places(self, state: State) -> dict[str, int]:
+        """Return where every card is: each hand, the passes not yet received (B3) and the cards played (B4)."""
+        places = {f"hand {seat}": hand for seat, hand in enumerate(state.hands)}
+        in_transit = 0
+        if state.phase == PASS:
+            for cards in state.passed:
+                in_transit |= cards
+        places.update(passing=in_transit, played=state.played)
+        return places
 
     def max_steps(self, players: int, rules: Rules) -> int:
         """Return the steps of a hand: every pass card and every card played."""
         return players * pass_count(players) + in_play(players).bit_count()
-
-    def encode(self, view: View, out: npt.NDArray[np.float32]) -> None:
-        """Write the observation of ``view`` (:mod:`~mustamaija.games.black_maria.observation`) into ``out``."""
-        from mustamaija.games.black_maria.observation import encode
-
-        encode(view, out)
 
     def step_text(self, view: View) -> str:
         """Return "": the view's text (hand, pass being chosen, trick, hearts) fixes the legal steps."""
@@ -158,28 +125,36 @@ class BlackMariaGame:
         """Return every card played so far (the passes are private; the view shows the seat's own)."""
         return "; ".join(str(a) for a in view.plays)
 
-    def bots(self) -> Mapping[str, tuple[BotFactory, str]]:
-        """Return the heuristic and the PIMC bots of :mod:`mustamaija.games.black_maria.players`."""
-        from mustamaija.games.black_maria.players import BOTS
-
-        return BOTS
-
-    def describe_action(self, action: Action) -> str:
-        """Return the action in words (``"seat 2 plays QS"``)."""
-        return str(action)
-
     def narrate(self, record: Record) -> list[str]:
         """Return the hand told trick by trick (:mod:`~mustamaija.games.black_maria.narrate`)."""
         from mustamaija.games.black_maria.narrate import narrate
 
         return narrate(record).splitlines()
 
-    def renderer(self, front_end: str) -> str | None:
-        """Return the module of this game's renderer for ``front_end``, if it has one."""
-        return RENDERERS.get(front_end)
+    def search_kit(self) -> SearchKit:
+        """Return this game's knowledge for the generic searches (:mod:`~mustamaija.games.black_maria.players.kit`)."""
+        from mustamaija.games.black_maria.players.kit import BlackMariaKit
 
+        return BlackMariaKit(self)
 
-RENDERERS: Final[dict[str, str]] = {}
-"""Front end -> ``module:attribute`` of the renderer that draws a Black Maria table there."""
+    def bench_sections(self) -> Sequence[BenchSection]:
+        """Return no measures of its own: ``mustamaija bench`` times its random play and adapters like every game's."""
+        return ()
+
+    def action_steps(self, state: State, action: Action) -> list[int]:
+        """Return the steps of a compound action: a pass is its cards in rising order, a play its one card.
+
+        >>> from mustamaija.core.cards import mask_of, parse_cards
+        >>> from mustamaija.games.black_maria.actions import Pass
+        >>> s = GAME.deal(3, seed=1)
+        >>> [step_name(x) for x in GAME.action_steps(s, Pass(1, mask_of(parse_cards("AH QS KC 2H"))))]
+        ['QS', '2H', 'AH', 'KC']
+        """
+        from mustamaija.core.cards import cards_of
+        from mustamaija.games.black_maria.actions import Pass
+
+        state.verify(action)
+        return cards_of(action.cards) if isinstance(action, Pass) else [action.card]
+
 
 GAME: Final = register_game(BlackMariaGame())

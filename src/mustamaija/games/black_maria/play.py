@@ -1,4 +1,4 @@
-"""Drivers: play one hand or a whole game between players, each seeing only its own view.
+"""Drivers: play one hand or a whole game (B8) between players, each seeing only its own view.
 
 >>> from mustamaija.games.black_maria.players import HeuristicPlayer
 >>> from mustamaija.players.random import RandomPlayer
@@ -23,6 +23,7 @@ from mustamaija.games.black_maria.match import Match
 from mustamaija.games.black_maria.record import Record
 from mustamaija.games.black_maria.rules import Rules
 from mustamaija.games.black_maria.state import State
+from mustamaija.players.play import play_out
 
 if TYPE_CHECKING:
     from mustamaija.core.protocol import Player
@@ -48,12 +49,8 @@ class GameOutcome:
 
 
 def play_state(state: State, bots: Sequence[Player]) -> State:
-    """Play ``state`` to the end in place, asking ``bots[seat]`` for each step with that seat's view."""
-    if len(bots) != state.n:
-        raise ValueError(f"{state.n} seats need {state.n} players, got {len(bots)}")
-    while not state.is_over:
-        seat = state.actor
-        state.apply(bots[seat].act(state.view(seat)))
+    """Play ``state`` to the end in place, asking ``bots[seat]`` for each step with that seat's view (:func:`play_out`)."""
+    play_out(state, bots)
     return state
 
 

@@ -1,38 +1,33 @@
-"""A UI-free table: a game of Black Maria between people and bots, for terminal and web front ends.
+"""What happens at a Black Maria table, for front ends: the events of an action, and the hands of a seeded series.
 
-The table owns the :class:`~mustamaija.games.black_maria.match.Match`, deals each
-hand from its own generator, lets the bots act until a person is to act,
-and reports what happened as :class:`Event` values. Front ends show
-``table.view(seat)`` only, so a person sees no more than a player at the
-table could.
+The terminal table (:mod:`mustamaija.games.black_maria.tui`) tells the log
+from :func:`events_of` (a pass and the exchange, a play, the trick and the
+hand it completes) and deals a game's hands with :func:`series_deck`.
 
 >>> from mustamaija.games.black_maria.players import HeuristicPlayer
->>> from mustamaija.core.cards import cards_of
->>> t = Table([None, HeuristicPlayer(), HeuristicPlayer()], Rules(hands=1), seed=4, first_dealer=2)
->>> t.deal().phase_name, t.waiting_for()
-('pass', 0)
->>> events = t.act(0, cards_of(t.view(0).hand)[:4])
->>> [e.kind for e in events][:4]
-['pass', 'pass', 'pass', 'exchange']
+>>> s = State.deal(4, series_deck(4, 0, 4)[0], dealer=series_deck(4, 0, 4)[1])
+>>> p = HeuristicPlayer()
+>>> kinds = []
+>>> while not s.is_over:
+...     done = s.nlog
+...     s.apply(p.act(s.view(s.to_act)))
+...     if s.nlog > done:
+...         kinds += [e.kind for e in events_of(s)]
+>>> kinds[:4], kinds.count("trick"), kinds[-1]
+(['pass', 'pass', 'pass', 'pass'], 13, 'hand')
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from mustamaija.core.errors import RulesError
-from mustamaija.core.protocol import Player
 from mustamaija.games.black_maria.actions import Pass, Play
 from mustamaija.games.black_maria.deals import shuffled_deck
 from mustamaija.games.black_maria.legality import penalty_of
-from mustamaija.games.black_maria.match import HandResult, Match
-from mustamaija.games.black_maria.rules import Rules
 from mustamaija.games.black_maria.state import State
-from mustamaija.games.black_maria.view import View
 
-__all__ = ["Event", "Table"]
+__all__ = ["Event", "events_of", "series_deck"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,104 +47,36 @@ class Event:
     points: int = 0
 
 
-class Table:
-    """A game between seats played by people (``None``) and bots, hand after hand (B8)."""
+def series_deck(seed: int | str | None, hand: int, players: int) -> tuple[tuple[int, ...], int]:
+    """Return the deck of hand ``hand`` (0 for the first) of a series seeded with ``seed``, and its first dealer.
 
-    def __init__(self, seats: Sequence[Player | None], rules: Rules | None = None, seed: int | str | None = None,
-                 first_dealer: int | None = None) -> None:
-        self.seats = list(seats)
-        self.n = len(self.seats)
-        self.rng = random.Random(seed)
-        self.rules = rules or Rules()
-        dealer = self.rng.randrange(self.n) if first_dealer is None else first_dealer
-        self.match = Match(self.n, self.rules, dealer)
-        self.state: State | None = None
-        self.results: list[HandResult] = []
+    One generator seeded with ``seed`` draws the first dealer, then shuffles
+    hand after hand; this gives any hand of the series at once.
 
-    # -- the flow ------------------------------------------------------------------
+    >>> series_deck(9, 1, 4) == series_deck(9, 1, 4) != series_deck(9, 0, 4)
+    True
+    """
+    rng = random.Random(seed)
+    dealer = rng.randrange(players)
+    for _ in range(hand):
+        shuffled_deck(players, rng)
+    return shuffled_deck(players, rng), dealer
 
-    def deal(self) -> State:
-        """Deal the next hand with the current dealer (B8); then call :meth:`run_bots`."""
-        self.state = self.match.next_hand(shuffled_deck(self.n, self.rng))
-        return self.state
 
-    def _current(self) -> State:
-        if self.state is None:
-            raise RulesError("no hand is being played: call deal() first")
-        return self.state
-
-    def waiting_for(self) -> int | None:
-        """Return the person's seat to act, or None when a bot is to act or the hand is over."""
-        s = self._current()
-        if s.is_over or self.seats[s.actor] is not None:
-            return None
-        return s.actor
-
-    def run_bots(self) -> list[Event]:
-        """Let bots act until a person is to act or the hand is over; return what happened."""
-        s = self._current()
-        events: list[Event] = []
-        while not s.is_over:
-            bot = self.seats[s.actor]
-            if bot is None:
-                break
-            before = s.nlog
-            s.apply(bot.act(s.view(s.actor)))
-            if s.nlog != before:
-                events += self._events(s)
-        return events
-
-    def act(self, seat: int, choice: int | str | Iterable[int] | Iterable[str]) -> list[Event]:
-        """Take a person's whole action (a pass of several cards or one card), then let the bots act.
-
-        An illegal choice raises :class:`~mustamaija.core.errors.IllegalActionError` naming the rule and changes nothing.
-        """
-        s = self._current()
-        if s.phase == 0:
-            s.pass_cards(choice if not isinstance(choice, int) else [choice], seat=seat)
-        else:
-            if not isinstance(choice, (int, str)):
-                raise RulesError("a play is one card")
-            s.play_card(choice, seat=seat)
-        return self._events(s) + self.run_bots()
-
-    def finish(self) -> HandResult:
-        """Score the finished hand and pass the deal on."""
-        result = self.match.finish_hand(self._current())
-        self.results.append(result)
-        self.state = None
-        return result
-
-    # -- what front ends show --------------------------------------------------------
-
-    def view(self, seat: int | None) -> View:
-        """Return what ``seat`` (or a spectator, ``None``) may see of the current hand."""
-        return self._current().view(seat)
-
-    @property
-    def totals(self) -> list[int]:
-        """Return each seat's total penalty points over the finished hands."""
-        return list(self.match.totals)
-
-    @property
-    def over(self) -> bool:
-        """Return whether the game is over (B8)."""
-        return self.match.over
-
-    def _events(self, s: State) -> list[Event]:
-        action = s.actions()[-1]
-        if isinstance(action, Pass):
-            out = [Event("pass", action.seat)]
-            if s.phase != 0:
-                out.append(Event("exchange"))
-            return out
-        assert isinstance(action, Play)
-        out = [Event("play", action.seat, action.card)]
-        if not s.trick:  # The play completed a trick.
-            plays = [a for a in s.actions()[-s.n:] if isinstance(a, Play)]
-            cards = tuple(a.card for a in plays)
-            out.append(Event("trick", s.leader, cards=cards, points=penalty_of(sum(1 << c for c in cards))))
-            if s.is_over:
-                out.append(Event("hand", points=sum(s.points())))
+def events_of(state: State) -> list[Event]:
+    """Return what the last compound action of ``state`` did: a pass (and the exchange), a play (and the trick, the hand)."""
+    action = state.actions()[-1]
+    if isinstance(action, Pass):
+        out = [Event("pass", action.seat)]
+        if state.phase != 0:
+            out.append(Event("exchange"))
         return out
-
+    assert isinstance(action, Play)
+    out = [Event("play", action.seat, action.card)]
+    if not state.trick:  # The play completed a trick.
+        plays = [a for a in state.actions()[-state.n:] if isinstance(a, Play)]
+        cards = tuple(a.card for a in plays)
+        out.append(Event("trick", state.leader, cards=cards, points=penalty_of(sum(1 << c for c in cards))))
+        if state.is_over:
+            out.append(Event("hand", points=sum(state.points())))
+    return out

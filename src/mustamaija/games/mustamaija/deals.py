@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from mustamaija.core.cards import card_name, parse_card
+from mustamaija.core.cards import card_name, card_of, shuffled_pack
 from mustamaija.core.errors import CardError
 
 __all__ = ["deck_for_hands", "shuffled_deck"]
@@ -19,13 +19,7 @@ __all__ = ["deck_for_hands", "shuffled_deck"]
 
 def shuffled_deck(rng: random.Random) -> tuple[int, ...]:
     """Return a shuffled 52-card deck, top card first, drawn from an explicit generator."""
-    deck = list(range(52))
-    rng.shuffle(deck)
-    return tuple(deck)
-
-
-def _card(c: int | str) -> int:
-    return c if isinstance(c, int) else parse_card(c)
+    return shuffled_pack(rng)
 
 
 def deck_for_hands(hands: Sequence[Iterable[int | str]], talon: Iterable[int | str] = (),
@@ -36,12 +30,12 @@ def deck_for_hands(hands: Sequence[Iterable[int | str]], talon: Iterable[int | s
     with). The cards not named follow at the bottom of the talon in rising
     order. Remember that turning the trump rearranges the talon (M6-M8).
     """
-    rows = [[_card(c) for c in h] for h in hands]
+    rows = [[card_of(c) for c in h] for h in hands]
     players = len(rows)
     size = len(rows[0]) if rows else 0
     if any(len(r) != size for r in rows):
         raise CardError(f"every hand must have the same size, got sizes {[len(r) for r in rows]}")
-    top = [_card(c) for c in talon]
+    top = [card_of(c) for c in talon]
     deck: list[int] = []
     for i in range(size * players):
         seat = (dealer + 1 + i) % players

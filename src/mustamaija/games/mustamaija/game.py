@@ -11,23 +11,20 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from mustamaija.core.protocol import BotFactory, ResultKind
+from mustamaija.core.bench import BenchSection
+from mustamaija.core.cards import mask_of
+from mustamaija.core.game import GameBase
+from mustamaija.core.protocol import ResultKind, SearchKit
 from mustamaija.core.registry import register_game
-from mustamaija.games.mustamaija.actions import NUM_STEPS, Action, action_from_json, step_name
-from mustamaija.games.mustamaija.record import RECORD_FORMAT, Record, state_to_json
+from mustamaija.games.mustamaija.actions import NUM_STEPS, Action, step_name
+from mustamaija.games.mustamaija.record import Record, state_to_json
 from mustamaija.games.mustamaija.rules import PRESETS, Rules
 from mustamaija.games.mustamaija.sampling import sample_state
-from mustamaija.games.mustamaija.state import State
+from mustamaija.games.mustamaija.state import DEFEND, State
 from mustamaija.games.mustamaija.view import View
-
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
 
 __all__ = ["GAME", "MAX_SEATS", "MustamaijaGame"]
 
@@ -37,20 +34,31 @@ MAX_SEATS: Final = 8
 OBS_SIZE: Final = 1056
 """The observation length of :mod:`~mustamaija.games.mustamaija.observation` (checked there)."""
 
+RENDERERS: Final[dict[str, str]] = {"web": "mustamaija.games.mustamaija.web:RENDERER", "tui": "mustamaija.games.mustamaija.tui:table"}
+"""Front end -> ``module:attribute`` of the renderer that draws a Mustamaija table there."""
 
-class MustamaijaGame:
+
+class MustamaijaGame(GameBase):
     """Mustamaija, the Finnish beating game, as a :class:`~mustamaija.core.protocol.Game`."""
+
+    STATE = State
+    RULES = Rules
+    RECORD = Record
+    RENDERERS = RENDERERS
+    OBSERVATION = "mustamaija.games.mustamaija.observation"
+    PLAYERS = "mustamaija.games.mustamaija.players"
+    sampler = staticmethod(sample_state)
+    summary = staticmethod(state_to_json)
+    name_step = staticmethod(step_name)
 
     name = "mustamaija"
     title = "Mustamaija"
     long_name = "Mustamaija"
     env_name = "mustamaija"
-    record_format = RECORD_FORMAT
     num_steps = NUM_STEPS
     obs_size = OBS_SIZE
     max_players = MAX_SEATS
     min_players = 2
-    rule_defaults: Mapping[str, Any] = {f.name: getattr(Rules(), f.name) for f in fields(Rules)}
     presets: Sequence[str] = tuple(PRESETS)
     result_kind: ResultKind = "loss"
     levels: Mapping[str, str] = {"easy": "random", "medium": "heuristic", "hard": "pimc:time=0.5", "expert": "pimc:time=2"}
@@ -60,21 +68,9 @@ class MustamaijaGame:
         base = Rules.preset(preset or "standard")
         return base.replace(**overrides) if overrides else base
 
-    def rules_from_json(self, obj: object) -> Rules:
-        """Return the rule set of a JSON object (every key of docs/formats.md; missing keys take defaults)."""
-        return Rules.from_json(obj)  # type: ignore[arg-type]  # from_json checks the type itself.
-
     def check_players(self, rules: Rules, players: int) -> None:
         """Raise :class:`~mustamaija.core.errors.RulesError` unless the player count fits (V1)."""
         rules.check_players(players)
-
-    def deal(self, players: int, seed: int | str, rules: Rules | None = None) -> State:
-        """Deal from a seed with ``State.from_seed``."""
-        return State.from_seed(players, seed, rules)
-
-    def deal_from_deck(self, players: int, deck: Sequence[int], dealer: int, rules: Rules | None = None) -> State:
-        """Deal from an explicit deck with ``State.deal``."""
-        return State.deal(players, deck, rules, dealer)
 
     def deck(self, players: int) -> int:
         """Return every card: Mustamaija deals the whole pack."""
@@ -109,47 +105,15 @@ class MustamaijaGame:
             return f"seat {state.loser} lost"
         return "in progress"
 
-    def sample(self, view: View, rng: random.Random) -> State:
-        """Deal the unseen cards uniformly with :func:`~mustamaija.games.mustamaija.sampling.sample_state`."""
-        return sample_state(view, rng)
-
-    def resample(self, view: View, seed: int) -> State:
-        """Return :meth:`sample` with ``random.Random(seed)``."""
-        return sample_state(view, random.Random(seed))
-
-    def is_record(self, obj: object) -> bool:
-        """Return whether a parsed JSON object names this game's record format (or this game)."""
-        return isinstance(obj, Mapping) and (obj.get("format") == RECORD_FORMAT or obj.get("game") == self.name)
-
-    def load_record(self, obj: object) -> Record:
-        """Return the record of a JSON object or text."""
-        return Record.loads(obj) if isinstance(obj, (str, bytes)) else Record.from_json(obj)
-
-    def record_of(self, state: State, **extra: Any) -> Record:
-        """Return the record of a dealt state."""
-        return Record.from_state(state, **extra)
-
-    def action_from_json(self, obj: object, players: int | None = None) -> Action:
-        """Return the compound action (lead, beat or declare) of a record's JSON action."""
-        return action_from_json(obj, players)
-
-    def state_to_json(self, state: State) -> dict[str, Any]:
-        """Return the ``replay --json`` object."""
-        return state_to_json(state)
-
-    def step_name(self, step: int) -> str:
-        """Return the step's name: a card, ``stop`` or ``declare X``."""
-        return step_name(step)
+    def card_places(self, state: State) -> dict[str, int]:
+        """Return where every card is: each hand, the talon, the led cards on the table and the discard (M14)."""
+        places = {f"hand {seat}": hand for seat, hand in enumerate(state.hands)}
+        places.update(talon=mask_of(state.talon_cards), table=state.led if state.phase == DEFEND else 0, discard=state.discard)
+        return places
 
     def max_steps(self, players: int, rules: Rules) -> int:
         """Return a bound on the steps of a deal: a turn takes at most 14 lead and 14 defence steps, plus declarations."""
         return rules.max_turns * 28 + 8
-
-    def encode(self, view: View, out: npt.NDArray[np.float32]) -> None:
-        """Write the observation of ``view`` (:mod:`~mustamaija.games.mustamaija.observation`) into ``out``."""
-        from mustamaija.games.mustamaija.observation import encode
-
-        encode(view, out)
 
     def step_text(self, view: View) -> str:
         """Return the led cards still undecided, the pairs so far and the lead limit, for the seat to act.
@@ -168,28 +132,72 @@ class MustamaijaGame:
         """Return every compound action taken so far (all are public)."""
         return "; ".join(str(a) for a in view.history)
 
-    def bots(self) -> Mapping[str, tuple[BotFactory, str]]:
-        """Return the heuristic and the search bots of :mod:`mustamaija.games.mustamaija.players`."""
-        from mustamaija.games.mustamaija.players import BOTS
-
-        return BOTS
-
-    def describe_action(self, action: Action) -> str:
-        """Return the action in words (``"seat 1 beats 9H with JH"``)."""
-        return str(action)
-
     def narrate(self, record: Record) -> list[str]:
         """Return the deal told turn by turn (:mod:`~mustamaija.games.mustamaija.narrate`)."""
         from mustamaija.games.mustamaija.narrate import narrate
 
         return list(narrate(record))
 
-    def renderer(self, front_end: str) -> str | None:
-        """Return the module of this game's renderer for ``front_end``, if it has one."""
-        return RENDERERS.get(front_end)
+    def search_kit(self) -> SearchKit:
+        """Return this game's knowledge for the generic searches (:mod:`~mustamaija.games.mustamaija.players.kit`)."""
+        from mustamaija.games.mustamaija.players.kit import MustamaijaKit
 
+        return MustamaijaKit(self)
 
-RENDERERS: Final[dict[str, str]] = {}
-"""Front end -> ``module:attribute`` of the renderer that draws a Mustamaija table there."""
+    def bench_sections(self) -> Sequence[BenchSection]:
+        """Return the bots, search and solver measures of :mod:`~mustamaija.games.mustamaija.bench`."""
+        from mustamaija.games.mustamaija.bench import SECTIONS
+
+        return SECTIONS
+
+    def action_steps(self, state: State, action: Action) -> list[int]:
+        """Return the steps of a compound action, walked on a copy of ``state`` so that each is checked.
+
+        A lead is its cards in rising order, then ``stop`` unless the lead
+        completes itself (the lead limit, or no higher card of the suit left
+        in hand). A defence answers the led cards in the order the engine asks
+        about them (:func:`~mustamaija.games.mustamaija.legality.current_led`):
+        the card that beats the one asked about, or ``stop`` to leave it. A
+        declaration is its one step.
+
+        >>> from mustamaija.core.cards import mask_of, parse_card, parse_cards
+        >>> from mustamaija.games.mustamaija.actions import Beat, Lead
+        >>> s = State.from_position(["4H 9H 2S", "5H JH QS", "2C"], attacker=0, trump_suit=3)
+        >>> [step_name(x) for x in GAME.action_steps(s, Lead(0, mask_of(parse_cards("4H 9H"))))]
+        ['4H', '9H']
+        >>> [step_name(x) for x in GAME.action_steps(s, Lead(0, mask_of(parse_cards("4H"))))]
+        ['4H', 'stop']
+        >>> s.play(Lead(0, mask_of(parse_cards("4H 9H"))))
+        >>> [step_name(x) for x in GAME.action_steps(s, Beat.of(1, {parse_card("9H"): parse_card("JH")}))]
+        ['stop', 'JH']
+        """
+        from mustamaija.core.cards import cards_of
+        from mustamaija.core.errors import IllegalActionError
+        from mustamaija.games.mustamaija.actions import DECLARE, STOP, Beat, Declare, Lead
+        from mustamaija.games.mustamaija.legality import current_led
+
+        state.verify(action)
+        if isinstance(action, Declare):
+            return [DECLARE + action.suit]
+        s = state.copy()
+        done = len(s.actions())
+        steps: list[int] = []
+        if isinstance(action, Lead):
+            steps = cards_of(action.cards)
+            for card in steps:
+                s.apply(card)
+            if len(s.actions()) == done:  # The lead waits for its end.
+                steps.append(STOP)
+                s.apply(STOP)
+        elif isinstance(action, Beat):
+            beaters = dict(action.pairs)
+            while len(s.actions()) == done:
+                led = current_led(s.rem, s.hands[s.defender] & ~s.used, s.trump)
+                steps.append(beaters.get(led, STOP))
+                s.apply(steps[-1])
+        if s.actions()[done:] != [action]:
+            raise IllegalActionError("steps", f"the steps {[step_name(x) for x in steps]} do not make {action}")
+        return steps
+
 
 GAME: Final = register_game(MustamaijaGame())

@@ -27,11 +27,12 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from mustamaija.core.cards import QS
+from mustamaija.core.errors import MustamaijaError
 from mustamaija.games.mustamaija.rules import Rules
 from mustamaija.games.mustamaija.solver import solve
 from mustamaija.games.mustamaija.state import State
 
-__all__ = ["DEFAULT_SIZES", "bench_solver", "random_position"]
+__all__ = ["DEFAULT_SIZES", "bench_solver", "parse_sizes", "random_position"]
 
 DEFAULT_SIZES: Final = ((4, 4), (6, 6), (8, 8), (10, 10), (12, 12), (3, 3, 3), (4, 4, 4), (3, 3, 3, 3))
 
@@ -85,8 +86,20 @@ def bench_solver(sizes: Sequence[Sequence[int]] = DEFAULT_SIZES, count: int = 20
     return rows
 
 
-def _parse_size(text: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in text.split("+"))
+def parse_sizes(text: str, flag: str = "--sizes") -> list[tuple[int, ...]]:
+    """Return the hand sizes of text such as ``8+8,3+3+3``; a bad text raises ``MustamaijaError`` naming ``flag``.
+
+    >>> parse_sizes("8+8, 3+3+3")
+    [(8, 8), (3, 3, 3)]
+    >>> parse_sizes("8+x", flag="--solver-sizes")
+    Traceback (most recent call last):
+    ...
+    mustamaija.core.errors.MustamaijaError: bad --solver-sizes '8+x': expected sizes such as 8+8,3+3+3
+    """
+    try:
+        return [tuple(int(x) for x in size.split("+")) for size in text.split(",") if size.strip()]
+    except ValueError:
+        raise MustamaijaError(f"bad {flag} {text!r}: expected sizes such as 8+8,3+3+3") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -98,7 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print one JSON object per size")
     args = p.parse_args(argv)
-    sizes = [_parse_size(s) for s in args.sizes.split(",") if s.strip()]
+    try:
+        sizes = parse_sizes(args.sizes)
+    except MustamaijaError as e:
+        p.error(str(e))
     if not args.json:
         print(f"{'size':>9} {'count':>5} {'median s':>9} {'mean s':>9} {'max s':>9} {'med nodes':>10} {'max nodes':>10} {'safe':>5}")
     for size in sizes:

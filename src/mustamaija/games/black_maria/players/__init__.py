@@ -1,9 +1,9 @@
-"""Black Maria's own bots: the heuristic and PIMC over it (a view goes in, one step comes out).
+"""Black Maria's own bots: the heuristic, and the generic searches (PIMC, ISMCTS) over it (a view goes in, one step comes out).
 
 The uniformly random player serves every game (:mod:`mustamaija.players.random`).
 
 >>> sorted(BOTS)
-['heuristic', 'pimc']
+['heuristic', 'ismcts', 'pimc']
 """
 
 from __future__ import annotations
@@ -28,8 +28,16 @@ def _pimc(params: Mapping[str, Any], seed: int) -> PimcPlayer:
     return PimcPlayer(seed=seed, **params)
 
 
+def _ismcts(params: Mapping[str, Any], seed: int) -> Any:
+    from mustamaija.search.ismcts import make_ismcts
+
+    return make_ismcts("black-maria", params, seed)
+
+
 BOTS: Final[Mapping[str, tuple[BotFactory, str]]] = {
     "heuristic": (_heuristic, "the strategy notes of RULES.md Part 2: pass and play by rules of thumb"),
     "pimc": (_pimc, "Perfect Information Monte Carlo over sampled deals, finished by the heuristic (samples=N)"),
+    "ismcts": (_ismcts, "information set MCTS on the view with heuristic rollouts (iters, time, workers, c, rollout, "
+                        "depth, reuse)"),
 }
 """Bot name -> (factory, one-line description)."""

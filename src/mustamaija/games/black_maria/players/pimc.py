@@ -1,12 +1,13 @@
 """The search player: Perfect Information Monte Carlo (PIMC) over determinisations of its view.
 
-For each decision it deals the hidden cards ``samples`` times consistently
-with its view (:func:`~mustamaija.games.black_maria.sampling.sample_state`), plays
-every legal card in each deal and finishes the hand with the heuristic
-policy for every seat, and picks the card with the fewest penalty points on
-average; every card is scored on the same deals, so the comparison is
-paired. Passing uses the heuristic's choice (searching the passes would
-need the whole hand played out for each set of cards).
+It is the generic PIMC player (:mod:`mustamaija.search.pimc`) with Black
+Maria's search kit (:class:`~mustamaija.games.black_maria.players.kit.BlackMariaKit`):
+for each decision it deals the hidden cards ``samples`` times consistently
+with its view (:func:`~mustamaija.games.black_maria.sampling.sample_state`),
+plays every legal card in each deal and finishes the hand with the
+heuristic policy for every seat, and picks the card with the fewest penalty
+points on average; every card is scored on the same deals, so the
+comparison is paired. Passing uses the heuristic's choice.
 
 It sees only views: the same view and seed give the same decision whatever
 the hidden cards are.
@@ -22,50 +23,19 @@ the hidden cards are.
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
-from mustamaija.games.black_maria.legality import penalty_of
-from mustamaija.games.black_maria.players.heuristic import HeuristicPlayer, heuristic_step
-from mustamaija.games.black_maria.sampling import sample_state
-from mustamaija.games.black_maria.state import PASS
-from mustamaija.games.black_maria.view import View
+from mustamaija.search.pimc import PIMCPlayer
 
 __all__ = ["PimcPlayer"]
 
 
-class PimcPlayer:
-    """Chooses the card with the fewest average penalty points over sampled deals and heuristic play-outs."""
+class PimcPlayer(PIMCPlayer):
+    """Chooses the card with the fewest average penalty points over sampled deals and heuristic play-outs.
 
-    name = "pimc"
+    ``samples`` deals a decision (20 by default); ``iters`` or ``time``
+    spend the budget by sequential halving instead (see :class:`mustamaija.search.pimc.PIMCPlayer`).
+    """
 
-    def __init__(self, seed: int | None = None, samples: int = 20) -> None:
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"samples must be a positive integer, not {samples!r}")
-        self.seed = seed
-        self.samples = samples
-        self._heuristic = HeuristicPlayer()
-
-    def act(self, view: View) -> int:
-        """Return the card with the best average outcome (the heuristic's step while passing)."""
-        legal = view.legal_actions()
-        if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
-        if view.phase == PASS:
-            return self._heuristic.act(view)
-        if len(legal) == 1:
-            return legal[0]
-        me = view.seat
-        assert me is not None
-        # A generator per decision, seeded from the seed and the public step number, keeps decisions
-        # reproducible and independent of how many earlier decisions this object made.
-        rng = random.Random(f"{self.seed}:{me}:{len(view.plays)}")
-        totals = dict.fromkeys(legal, 0)
-        for _ in range(self.samples):
-            world = sample_state(view, rng)
-            for card in legal:
-                s = world.copy()
-                s.apply(card)
-                while s.phase != 2:
-                    s.apply(heuristic_step(s))
-                totals[card] += penalty_of(s.won[me])
-        return min(legal, key=lambda c: (totals[c], c))
+    def __init__(self, seed: int | None = None, samples: int | None = None, **budget: Any) -> None:
+        super().__init__("black-maria", seed=seed, samples=samples, **budget)

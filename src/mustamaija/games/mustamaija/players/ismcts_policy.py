@@ -71,6 +71,23 @@ def _random_bit(mask: int, rng: random.Random) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def _lowest_card(hand: int, trump: int) -> int:
+    """Return the lowest card by rank that is neither Q♠ nor (while there are others) a trump; Q♠ if nothing else."""
+    plain = hand & ~_QS_BIT
+    if trump >= 0 and plain & ~SUIT_MASKS[trump]:
+        plain &= ~SUIT_MASKS[trump]
+    if not plain:
+        return QS
+    best, best_rank = -1, 99
+    for s in range(4):
+        cs = plain & SUIT_MASKS[s]
+        if cs:
+            c = (cs & -cs).bit_length() - 1
+            if c % 13 < best_rank:
+                best, best_rank = c, c % 13
+    return best
+
+
 def random_step(state: State, rng: random.Random) -> int:
     """Return a uniformly random legal step."""
     return _random_bit(state.legal_mask(), rng)
@@ -139,22 +156,7 @@ def fast_step(state: State, rng: random.Random) -> int:
                 cs ^= b
             if k > best_n:
                 best, best_n = low, k
-        if best >= 0:
-            return best
-        plain = hand & ~_QS_BIT
-        if trump >= 0 and plain & ~SUIT_MASKS[trump]:
-            plain &= ~SUIT_MASKS[trump]
-        if not plain:
-            return QS
-        # The lowest card by rank.
-        best, best_rank = -1, 99
-        for s in range(4):
-            cs = plain & SUIT_MASKS[s]
-            if cs:
-                c = (cs & -cs).bit_length() - 1
-                if c % 13 < best_rank:
-                    best, best_rank = c, c % 13
-        return best
+        return best if best >= 0 else _lowest_card(hand, trump)
     # Defending: beat the current led card with the cheapest beater, or leave it.
     beaters = m & _CARDS
     if not beaters:
@@ -357,19 +359,7 @@ def _lead_mask(state: State, rng: random.Random) -> int:
         while best_lead.bit_count() > limit:
             best_lead &= ~(1 << (best_lead.bit_length() - 1))
         return best_lead
-    plain = hand & ~_QS_BIT
-    if trump >= 0 and plain & ~SUIT_MASKS[trump]:
-        plain &= ~SUIT_MASKS[trump]
-    if not plain:
-        return _QS_BIT
-    best, best_rank = -1, 99
-    for s in range(4):
-        cs = plain & SUIT_MASKS[s]
-        if cs:
-            c = (cs & -cs).bit_length() - 1
-            if c % 13 < best_rank:
-                best, best_rank = c, c % 13
-    return 1 << best
+    return 1 << _lowest_card(hand, trump)
 
 
 def _defence_pairs(state: State, rng: random.Random) -> tuple[tuple[int, int], ...]:

@@ -1,223 +1,213 @@
-// The lobby: create a table, list open tables and games in play, join or watch, import a record.
+// The lobby: choose a game, set a table (players, rules, bots, match length), list open tables and games in play,
+// join or watch, import a record. Every game's options come from the server's registry (GET /api/games).
 
 import { api, loadSeat, saveName, saveSeat, savedName, seatLink } from "./api.js";
-import { SUIT_SIGNS, cardEl } from "./cards.js";
-import { $ } from "./dom.js";
+import { cardEl } from "./cards.js";
+import { $, el } from "./dom.js";
 
-const RULE_KEYS = ["hand_size", "trump", "trump_suit", "trump_turn", "spades_can_be_trump", "attack_limit", "max_lead", "next_dealer"];
-const PRESET_LABELS = {
-  standard: "Standard (McLeod)",
-  wikipedia: "Wikipedia",
-  french: "French sheet",
-  "kurki-suonio": "Kurki-Suonio, 3 cards",
-  "kurki-suonio-marriage": "Kurki-Suonio, marriage",
-  salmi: "Salmi, 6 cards",
-  custom: "Custom rules",
-};
-const FALLBACK_LEVELS = [
-  { level: "easy", label: "easy · random" },
-  { level: "medium", label: "medium · heuristic" },
-  { level: "hard", label: "hard · search 0.5 s" },
-  { level: "expert", label: "expert · search 2 s" },
-];
+const lobby = { games: [], game: null, seatChoices: [] };
+let summaryTimer = null;
 
-const BM_FALLBACK_LEVELS = [
-  { level: "easy", label: "random legal cards" },
-  { level: "medium", label: "the strategy notes of RULES.md" },
-  { level: "hard", label: "Monte Carlo search over sampled deals" },
-];
+/** Return the chosen game's lobby form (from its web renderer). */
+function form() {
+  return lobby.game.lobby;
+}
 
-let presets = {};
-let bmLevels = BM_FALLBACK_LEVELS;
-let levels = FALLBACK_LEVELS;
-let botSpecs = [];
-const seatChoices = [];
+function ruleInput(key) {
+  return $(`r-${key}`);
+}
 
-function ruleInputs() {
+/** Return the rules as chosen in the form: every field of the game's form. */
+function formRules() {
   const out = {};
-  for (const key of RULE_KEYS) out[key] = $(`r-${key}`);
+  for (const field of form().rules) {
+    const input = ruleInput(field.key);
+    if (field.check) out[field.key] = input.checked;
+    else if (field.number) out[field.key] = input.value.trim() === "" ? null : Number(input.value);
+    else {
+      const choice = field.choices.find(([value]) => String(value) === input.value);
+      out[field.key] = choice ? choice[0] : input.value;
+    }
+  }
   return out;
 }
 
-/** Return the rules as chosen in the form (every key). */
-function formRules() {
-  const inputs = ruleInputs();
-  const maxLead = inputs.max_lead.value.trim();
-  return {
-    hand_size: Number(inputs.hand_size.value),
-    trump: inputs.trump.value,
-    trump_suit: inputs.trump_suit.value,
-    trump_turn: inputs.trump_turn.value,
-    spades_can_be_trump: inputs.spades_can_be_trump.checked,
-    attack_limit: inputs.attack_limit.value,
-    max_lead: maxLead === "" ? null : Number(maxLead),
-    next_dealer: inputs.next_dealer.value,
-  };
-}
-
 function fillRules(rules) {
-  const inputs = ruleInputs();
-  for (const key of RULE_KEYS) {
-    const value = rules[key];
-    if (key === "spades_can_be_trump") inputs[key].checked = Boolean(value);
-    else if (key === "max_lead") inputs[key].value = value == null ? "" : String(value);
-    else if (value !== undefined) inputs[key].value = String(value);
+  for (const field of form().rules) {
+    const input = ruleInput(field.key);
+    const value = rules[field.key];
+    if (field.check) input.checked = Boolean(value);
+    else input.value = value == null ? "" : String(value);
   }
 }
 
-function sameRules(a, b) {
-  return RULE_KEYS.every((k) => (a[k] ?? null) === (b[k] ?? null));
+/** Return the keys of the form whose value differs from the preset's. */
+function changedRules(preset) {
+  const base = lobby.game.presets[preset] || {};
+  const rules = formRules();
+  return Object.fromEntries(Object.entries(rules).filter(([k, v]) => (base[k] ?? null) !== (v ?? null)));
 }
 
-/** Return a one-line summary of rules, as the engine's describe(). */
-function rulesSummary(r) {
-  const parts = [`${r.hand_size} cards`];
-  if (r.trump === "turned") parts.push(`trump turned ${r.trump_turn === "after_deal" ? "after the deal" : "after the first lead"}`
-    + (r.spades_can_be_trump ? ", spades may be trumps" : ""));
-  else if (r.trump === "fixed") parts.push(`${SUIT_SIGNS[r.trump_suit]} always trumps`);
-  else if (r.trump === "marriage") parts.push("trumps by marriage");
-  else parts.push("no trumps");
-  parts.push(r.attack_limit === "always" ? "lead limit always" : "lead limit once the talon is empty");
-  if (r.max_lead) parts.push(`at most ${r.max_lead} a lead`);
-  if (r.next_dealer === "loser") parts.push("loser deals next");
-  return parts.join(", ");
+/** Draw the game's rule fields: choices, numbers and checkboxes as its form describes them. */
+function buildRuleFields() {
+  const box = $("rule-fields");
+  box.replaceChildren();
+  for (const field of form().rules) {
+    const label = el("label", field.check ? "check" : "field");
+    if (field.check) {
+      const input = el("input");
+      input.type = "checkbox";
+      input.id = `r-${field.key}`;
+      label.append(input, ` ${field.label}`);
+    } else if (field.number) {
+      const input = el("input");
+      input.type = "number";
+      input.id = `r-${field.key}`;
+      [input.min, input.max] = field.number.map(String);
+      input.placeholder = field.blank || "";
+      label.append(el("span", "", field.label), input);
+    } else {
+      const select = el("select");
+      select.id = `r-${field.key}`;
+      for (const [value, text] of field.choices) select.add(new Option(text, String(value)));
+      label.append(el("span", "", field.label), select);
+    }
+    box.append(label);
+  }
+  for (const field of form().rules) ruleInput(field.key).addEventListener("change", onRuleChange);
+  $("rule-options").hidden = !form().rules.length;
 }
 
-function isBlackMaria() {
-  return $("game").value === "black-maria";
-}
-
-function maxPlayers() {
-  if (isBlackMaria()) return 7;
-  return Number($("r-hand_size").value) === 5 ? 6 : 8;
-}
-
-/** Show the options of the chosen game: Mustamaija's rules and match, or Black Maria's (3-7 players, B7, B8). */
+/** Show the chosen game's options: players, presets, rules, match length and the bots of every seat. */
 function onGame() {
-  const bm = isBlackMaria();
-  $("bm-options").hidden = !bm;
-  for (const id of ["preset", "match-kind", "match-count"]) $(id).closest("label").hidden = bm;
-  $("rules-summary").hidden = bm;
-  $("rule-options").hidden = bm;
-  refreshPlayers();
+  lobby.game = lobby.games.find((g) => g.name === $("game").value) || lobby.games[0];
+  const g = lobby.game;
+  const preset = $("preset");
+  preset.replaceChildren();
+  const names = Object.keys(g.presets);
+  for (const name of names) preset.add(new Option(form().preset_labels[name] || name, name));
+  if (form().rules.length) preset.add(new Option("Custom rules", "custom"));
+  $("preset-field").hidden = names.length < 2;
+  buildRuleFields();
+  const kind = $("match-kind");
+  kind.replaceChildren();
+  for (const end of form().ends) kind.add(new Option(end.label, end.key));
+  onMatchKind();
+  const players = $("players");
+  const keep = Number(players.value) || g.default_players;
+  players.replaceChildren();
+  for (let n = g.min_players; n <= g.max_players; n++) players.add(new Option(`${n} players`, String(n)));
+  players.value = String(Math.max(g.min_players, Math.min(keep, g.max_players)));
+  $("hints").disabled = !g.hints;
+  onPreset();
 }
 
-function refreshPlayers() {
-  const select = $("players");
-  const keep = Number(select.value) || 4;
-  const top = maxPlayers();
-  select.replaceChildren();
-  for (let n = isBlackMaria() ? 3 : 2; n <= top; n++) select.add(new Option(`${n} players`, String(n)));
-  select.value = String(Math.max(Math.min(keep, top), isBlackMaria() ? 3 : 2));
+function onMatchKind() {
+  const end = form().ends.find((e) => e.key === $("match-kind").value) || form().ends[0];
+  $("match-count-label").textContent = end.count;
+  $("match-count").value = String(end.default);
+}
+
+function onPreset() {
+  const name = $("preset").value;
+  if (lobby.game.presets[name]) fillRules(lobby.game.presets[name]);
+  refreshSummary();
   refreshSeats();
 }
 
+function onRuleChange() {
+  const rules = formRules();
+  const same = Object.keys(lobby.game.presets).find((name) => Object.keys(rules).every(
+    (k) => (lobby.game.presets[name][k] ?? null) === (rules[k] ?? null)));
+  $("preset").value = same || "custom";
+  refreshSummary();
+}
+
+/** Show the rules in words: the preset's, or the server's summary of the rules as changed (with any error). */
 function refreshSummary() {
-  $("rules-summary").textContent = rulesSummary(formRules());
+  const name = $("preset").value;
+  const g = lobby.game;
+  if (g.preset_texts[name] !== undefined) {
+    $("rules-summary").textContent = g.preset_texts[name] || "";
+    return;
+  }
+  clearTimeout(summaryTimer);
+  summaryTimer = setTimeout(async () => {
+    const base = Object.keys(g.presets)[0];
+    try {
+      const answer = await api("/api/rules", { method: "POST", body: { game: g.name, preset: base, rules: changedRules(base) } });
+      $("rules-summary").textContent = answer.text || "";
+    } catch (e) {
+      $("rules-summary").textContent = e.message;
+    }
+  }, 150);
 }
 
 function levelOptions(select, chosen) {
   select.replaceChildren();
-  if (isBlackMaria()) {
-    for (const l of bmLevels) select.add(new Option(`Bot: ${l.level} · ${l.label}`, `bot:${l.level}`));
-  } else {
-    for (const l of levels) select.add(new Option(`Bot: ${l.label}`, `bot:${l.level}`));
-    for (const spec of botSpecs) select.add(new Option(`Bot: ${spec}`, `bot:${spec}`));
+  const g = lobby.game;
+  for (const l of g.levels) select.add(new Option(`Bot: ${l.label}`, `bot:${l.level}`));
+  for (const spec of g.bots.filter((b) => !g.levels.some((l) => l.spec === b) && b !== "open-hand")) {
+    select.add(new Option(`Bot: ${spec}`, `bot:${spec}`));
   }
   select.add(new Option("Open seat for a friend", "person"));
   select.value = chosen;
+  if (select.value !== chosen) select.value = "bot:medium";
 }
 
 function refreshSeats() {
   const n = Number($("players").value);
   const rows = $("seat-rows");
-  while (seatChoices.length < n) seatChoices.push(seatChoices.length === 0 ? "you" : "bot:medium");
+  while (lobby.seatChoices.length < n) lobby.seatChoices.push(lobby.seatChoices.length === 0 ? "you" : "bot:medium");
   rows.replaceChildren();
   for (let s = 0; s < n; s++) {
-    const row = document.createElement("div");
-    row.className = "seat-row";
-    const no = document.createElement("span");
-    no.className = "seat-no";
-    no.textContent = `Seat ${s + 1}`;
-    row.append(no);
+    const row = el("div", "seat-row");
+    row.append(el("span", "seat-no", `Seat ${s}`));
     if (s === 0) {
-      const you = document.createElement("span");
-      you.textContent = "You";
-      row.append(you);
+      row.append(el("span", "", "You"));
     } else {
-      const select = document.createElement("select");
+      const select = el("select");
       select.id = `seat-${s}`;
-      select.setAttribute("aria-label", `Seat ${s + 1}`);
-      levelOptions(select, seatChoices[s]);
-      if (select.value !== seatChoices[s]) select.value = "bot:medium";
-      select.addEventListener("change", () => { seatChoices[s] = select.value; });
+      select.setAttribute("aria-label", `Seat ${s}`);
+      levelOptions(select, lobby.seatChoices[s]);
+      select.addEventListener("change", () => { lobby.seatChoices[s] = select.value; });
       row.append(select);
     }
     rows.append(row);
   }
 }
 
-function onPreset() {
-  const name = $("preset").value;
-  if (presets[name]) fillRules(presets[name]);
-  refreshPlayers();
-  refreshSummary();
-}
-
-function onRuleChange() {
-  const rules = formRules();
-  const match = Object.keys(presets).find((name) => sameRules(presets[name], rules));
-  $("preset").value = match || "custom";
-  refreshPlayers();
-  refreshSummary();
-}
-
 function createBody() {
+  const g = lobby.game;
   const n = Number($("players").value);
   const name = $("player-name").value.trim();
   const seats = [{ kind: "person" }];
   for (let s = 1; s < n; s++) {
-    const choice = seatChoices[s] || "bot:medium";
+    const choice = $(`seat-${s}`).value;
     seats.push(choice === "person" ? { kind: "person" } : { kind: "bot", bot: choice.slice(4) });
   }
-  if (isBlackMaria()) {
-    const end = $("bm-end").value;
-    const body = {
-      game: "black-maria",
-      players: n,
-      seats,
-      rules: { allow_renege: $("bm-renege").checked, hands: null, target_score: null },
-      private: document.querySelector('input[name="visibility"]:checked').value === "private",
-      hints: $("hints").checked,
-      sit: true,
-      player_name: name || "Player",
-    };
-    body.rules[end] = Number($("bm-count").value) || (end === "hands" ? 1 : 50);
-    const takeover = $("takeover").value.trim();
-    if (takeover !== "") body.takeover_after = Number(takeover);
-    const tableName = $("table-name").value.trim();
-    if (tableName) body.name = tableName;
-    return body;
-  }
-  const preset = $("preset").value;
-  const count = Number($("match-count").value) || 1;
+  const chosen = $("preset").value;
+  const preset = g.presets[chosen] ? chosen : Object.keys(g.presets)[0];
   const body = {
+    game: g.name,
     players: n,
     seats,
+    preset,
+    rules: changedRules(preset),
     private: document.querySelector('input[name="visibility"]:checked').value === "private",
     hints: $("hints").checked,
     sit: true,
     player_name: name || "Player",
   };
+  // The match ends at the chosen end (deals, losses, hands or a score): the other ends are off.
+  const count = Number($("match-count").value) || 1;
+  for (const end of form().ends) {
+    const value = end.key === $("match-kind").value ? count : null;
+    if (end.in === "rules") body.rules[end.key] = value;
+    else body[end.key] = value;
+  }
   const takeover = $("takeover").value.trim();
   if (takeover !== "") body.takeover_after = Number(takeover);
-  if (preset !== "custom") body.preset = preset;
-  else body.rules = formRules();
-  if ($("match-kind").value === "deals") body.deals = count;
-  else {
-    body.deals = null;
-    body.max_losses = count;
-  }
   const tableName = $("table-name").value.trim();
   if (tableName) body.name = tableName;
   return body;
@@ -253,54 +243,35 @@ async function onCreate(event) {
 }
 
 function seatPills(meta) {
-  const pills = document.createElement("div");
-  pills.className = "seat-pills";
+  const pills = el("div", "seat-pills");
   for (const seat of meta.seats) {
-    const pill = document.createElement("span");
     const free = seat.kind === "person" && !seat.taken;
-    pill.className = `pill ${free ? "free" : seat.kind === "bot" ? "bot" : ""}`;
-    pill.textContent = free ? `seat ${seat.seat + 1}: free` : seat.name || "player";
-    pills.append(pill);
+    pills.append(el("span", `pill ${free ? "free" : seat.kind === "bot" ? "bot" : ""}`,
+      free ? `seat ${seat.seat}: free` : seat.name || "player"));
   }
   return pills;
 }
 
 function tableItem(meta, { join }) {
-  const li = document.createElement("li");
-  li.className = "table-item";
+  const li = el("li", "table-item");
   li.dataset.table = meta.id;
-  const info = document.createElement("div");
-  const title = document.createElement("strong");
-  title.textContent = meta.name || `Table ${meta.id.slice(0, 6)}`;
-  const sub = document.createElement("div");
-  sub.className = "meta";
-  const bm = meta.game === "black-maria";
-  const length = bm ? (meta.match.hands ? `${meta.match.hands} hands` : `to ${meta.match.target_score} points`)
-    : meta.match.max_losses ? `to ${meta.match.max_losses} losses` : `${meta.match.deals} deals`;
-  sub.textContent = `${meta.players} players · ${bm ? "Black Maria" : meta.preset || "custom"} · ${length}`
-    + (meta.status === "playing" ? ` · deal ${meta.match.played + 1}` : "");
-  info.append(title, sub);
-  const actions = document.createElement("div");
-  actions.className = "actions";
-  const mine = loadSeat(meta.id);
-  if (mine) {
-    const back = document.createElement("a");
-    back.className = "button primary small";
+  const info = el("div");
+  const sub = el("div", "meta", [meta.title, `${meta.players} players`, meta.rules_text].filter(Boolean).join(" · ")
+    + (meta.status === "playing" ? ` · deal ${meta.match.played + 1}` : ""));
+  info.append(el("strong", "", meta.name || `Table ${meta.id.slice(0, 6)}`), sub);
+  const actions = el("div", "actions");
+  if (loadSeat(meta.id)) {
+    const back = el("a", "button primary small", "Back to your seat");
     back.href = `/t/${meta.id}`;
-    back.textContent = "Back to your seat";
     actions.append(back);
   } else if (join && meta.seats.some((s) => s.kind === "person" && !s.taken)) {
-    const b = document.createElement("button");
-    b.className = "primary small";
+    const b = el("button", "primary small", "Join");
     b.type = "button";
-    b.textContent = "Join";
     b.addEventListener("click", () => joinTable(meta.id, b));
     actions.append(b);
   }
-  const watch = document.createElement("a");
-  watch.className = "button small";
+  const watch = el("a", "button small", "Watch");
   watch.href = `/t/${meta.id}`;
-  watch.textContent = "Watch";
   actions.append(watch);
   li.append(info, actions, seatPills(meta));
   return li;
@@ -322,10 +293,7 @@ async function joinTable(id, button) {
 function fillList(list, tables, opts, emptyText) {
   list.replaceChildren();
   if (!tables.length) {
-    const li = document.createElement("li");
-    li.className = "empty-note";
-    li.textContent = emptyText;
-    list.append(li);
+    list.append(el("li", "empty-note", emptyText));
     return;
   }
   for (const meta of tables) list.append(tableItem(meta, opts));
@@ -356,15 +324,11 @@ function myTables() {
   const list = $("my-tables");
   list.replaceChildren();
   for (const id of ids.slice(0, 12)) {
-    const li = document.createElement("li");
-    li.className = "table-item";
-    const a = document.createElement("a");
+    const li = el("li", "table-item");
+    const a = el("a", "", `Table ${id.slice(0, 6)} · seat ${loadSeat(id).seat}`);
     a.href = `/t/${id}`;
-    a.textContent = `Table ${id.slice(0, 6)} · seat ${loadSeat(id).seat + 1}`;
-    const copy = document.createElement("button");
+    const copy = el("button", "small ghost", "Copy seat link");
     copy.type = "button";
-    copy.className = "small ghost";
-    copy.textContent = "Copy seat link";
     copy.title = "Open this link on another device to sit there";
     copy.addEventListener("click", () => {
       const s = loadSeat(id);
@@ -396,34 +360,23 @@ async function init() {
   for (const c of ["AH", "KC", "QS", "7D"]) fan.append(cardEl(c));
   $("player-name").value = savedName();
   try {
-    presets = (await api("/api/presets")).presets;
-  } catch {
-    presets = {};
+    const answer = await api("/api/games");
+    lobby.games = answer.games;
+    for (const g of lobby.games) {
+      $("game").add(new Option(g.title, g.name));
+      const item = el("li");
+      item.append(el("strong", "", g.title), `: ${g.lobby.blurb}`);
+      $("game-blurbs").append(item);
+    }
+    $("game").value = answer.default;
+  } catch (e) {
+    $("create-error").textContent = `The games cannot be listed: ${e.message}`;
+    return;
   }
-  for (const name of [...Object.keys(presets), "custom"]) $("preset").add(new Option(PRESET_LABELS[name] || name, name));
-  try {
-    const bots = await api("/api/bots");
-    levels = bots.levels;
-    botSpecs = bots.bots.filter((b) => b !== "open-hand" && !levels.some((l) => l.spec === b));
-    if (bots.black_maria) bmLevels = bots.black_maria.levels;
-  } catch {
-    levels = FALLBACK_LEVELS;
-  }
-  $("preset").value = presets.standard ? "standard" : "custom";
-  $("preset").addEventListener("change", onPreset);
-  for (const input of Object.values(ruleInputs())) input.addEventListener("change", onRuleChange);
-  $("players").addEventListener("change", refreshSeats);
   $("game").addEventListener("change", onGame);
-  $("bm-end").addEventListener("change", () => {
-    const hands = $("bm-end").value === "hands";
-    $("bm-count-label").textContent = hands ? "Hands" : "Target score";
-    $("bm-count").value = hands ? "4" : "50";
-  });
-  $("match-kind").addEventListener("change", () => {
-    const deals = $("match-kind").value === "deals";
-    $("match-count-label").textContent = deals ? "Deals" : "Losses that end the match";
-    $("match-count").value = deals ? "5" : "3";
-  });
+  $("preset").addEventListener("change", onPreset);
+  $("players").addEventListener("change", refreshSeats);
+  $("match-kind").addEventListener("change", onMatchKind);
   $("create-form").addEventListener("submit", onCreate);
   $("refresh").addEventListener("click", loadTables);
   $("copy-invite").addEventListener("click", () => {
@@ -439,10 +392,8 @@ async function init() {
     zone.classList.remove("over");
     if (e.dataTransfer.files[0]) importRecord(e.dataTransfer.files[0]);
   });
-  onPreset();
-  refreshPlayers();
-  const players = $("players");
-  players.value = "4";
+  onGame();
+  $("players").value = String(Math.min(4, lobby.game.max_players));
   refreshSeats();
   myTables();
   loadTables();

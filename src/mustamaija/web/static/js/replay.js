@@ -1,26 +1,44 @@
-// The replay viewer: steps through a finished deal with every hand shown; exports and imports records.
+// The replay viewer of every game: steps through a finished deal with every hand shown; exports and imports records.
+// The table of each frame is drawn by the layout the replay names (js/layouts/<layout>.js, its `replay` part).
 
 import { api } from "./api.js";
-import { SUIT_SIGNS, backEl, cardEl, sortHand, spoken, symbol } from "./cards.js";
-import { describeAction } from "./describe.js";
+import { cardEl, sortHand } from "./cards.js";
 import { $, el } from "./dom.js";
 
+const view = { replay: null, layout: null, index: 0, timer: null, fileName: "record.json" };
+const loaded = {};
 
-const view = { replay: null, index: 0, timer: null, fileName: "mustamaija-record.json" };
+/** Return the layout module of a replay, loading it (and its stylesheet) once. */
+async function layoutOf(name) {
+  if (!loaded[name]) {
+    loaded[name] = import(`./layouts/${encodeURIComponent(name)}.js`).then((module) => {
+      if (module.STYLE) {
+        const link = el("link");
+        link.rel = "stylesheet";
+        link.href = module.STYLE;
+        document.head.append(link);
+      }
+      return module;
+    });
+  }
+  return loaded[name];
+}
 
 function names() {
   const r = view.replay;
   const raw = r.names || [];
   return Array.from({ length: r.players }, (_, s) => {
-    const base = raw[s] || `Seat ${s + 1}`;
-    return raw.filter((n) => n === raw[s]).length > 1 ? `${base} ${s + 1}` : base;
+    const base = raw[s] || `Seat ${s}`;
+    return raw.filter((n) => n === raw[s]).length > 1 ? `${base} (seat ${s})` : base;
   });
 }
 
-function show(replay, title, fileName) {
+async function show(replay, title, fileName) {
+  view.layout = (await layoutOf(replay.layout)).replay;
   view.replay = replay;
   view.fileName = fileName;
-  $("replay-title").textContent = title;
+  $("replay-title").textContent = `${replay.title} · ${title}`;
+  document.title = `${replay.title} · replay`;
   $("btn-export").disabled = false;
   $("slider").max = String(replay.frames.length - 1);
   const list = $("action-list");
@@ -29,68 +47,12 @@ function show(replay, title, fileName) {
   replay.frames.forEach((f, i) => {
     const li = el("li");
     li.dataset.index = String(i);
-    li.textContent = !f.action ? "The deal" : replay.game === "black-maria" ? `${i}. ${bmText(f, who)}`
-      : `${i}. ${describeAction(stripSeat(f.action), who[f.action.seat], facts(i)).text}`;
+    li.textContent = f.action ? `${i}. ${view.layout.actionText(replay.frames, i, who)}` : "The deal";
     li.addEventListener("click", () => go(i));
     list.append(li);
   });
   document.body.dataset.frames = String(replay.frames.length);
   go(0);
-}
-
-/** Return a Black Maria action in words: "Ann passes 3♠ Q♥ 2♣" or "Ann plays Q♠". */
-function bmText(f, who) {
-  const a = f.action;
-  return a.pass ? `${who[a.seat]} passes ${a.pass.map(symbol).join(" ")}` : `${who[a.seat]} plays ${symbol(a.play)}`;
-}
-
-/** Draw a Black Maria frame: the trick, hearts, points, and every hand (RULES.md Part 2). */
-function renderBlackMaria(r, f, who) {
-  $("frame-text").textContent = f.action ? bmText(f, who) + (f.finished && view.index === r.frames.length - 1
-    ? `. Points: ${f.points.map((p, s) => `${who[s]} ${p}`).join(", ")}.` : "") : "The deal: every hand as dealt";
-  for (const id of ["r-talon", "r-discard"]) $(id).replaceChildren();
-  const marker = $("r-trump");
-  marker.replaceChildren(el("span", "", f.hearts_broken ? "♥ hearts broken" : "♥ hearts not broken"));
-  const box = $("r-battle");
-  box.replaceChildren();
-  const before = r.frames[view.index - 1];
-  // A play that completes a trick clears it: show the finished trick from the frame before plus this card.
-  let trick = f.trick;
-  if (f.action && f.action.play && !f.trick.length && before) trick = [...before.trick, f.action.play];
-  trick.forEach((c) => box.append(cardEl(c)));
-  box.classList.toggle("empty-table", !trick.length);
-  box.dataset.empty = f.phase === "pass" ? "Passing" : "No cards on the table";
-  const hands = $("r-hands");
-  hands.replaceChildren();
-  f.hands.forEach((hand, seat) => {
-    const row = el("div", "replay-seat");
-    if (f.to_act === seat) row.classList.add("to-act");
-    const head = el("div");
-    head.append(el("strong", "", who[seat]));
-    head.append(el("div", "muted", `${hand.length} cards · ${f.tricks[seat]} tricks · ${f.points[seat]} points`));
-    if (f.passed[seat]) head.append(el("div", "muted", `passed ${f.passed[seat].map(symbol).join(" ")}`));
-    const cards = el("div", "cards");
-    sortHand(hand, null).forEach((c) => cards.append(cardEl(c)));
-    row.append(head, cards);
-    hands.append(row);
-  });
-}
-
-function stripSeat(action) {
-  const copy = { ...action };
-  delete copy.seat;
-  return copy;
-}
-
-/** Return the public facts of frame i's action: the cards picked up, the trump turned. */
-function facts(i) {
-  const frames = view.replay.frames;
-  const f = frames[i];
-  const before = frames[i - 1];
-  const out = {};
-  if (f.action && f.action.beat && before) out.taken = before.table.map((t) => t.led).filter((c) => !(c in f.action.beat));
-  if (f.action && f.action.lead && before && !before.trump_card && f.trump_card) out.turned = f.trump_card;
-  return out;
 }
 
 function go(i) {
@@ -99,45 +61,20 @@ function go(i) {
   render();
 }
 
-function pile(box, count, label, faceUp = null) {
-  box.replaceChildren();
-  const stack = el("div", "stack");
-  if (faceUp) {
-    stack.classList.add("with-trump");
-    stack.append(cardEl(faceUp, { classes: ["trump-card"] }));
-  }
-  if (count > (faceUp ? 1 : 0)) stack.append(backEl());
-  box.classList.toggle("empty", count === 0);
-  box.append(stack, el("span", "count", String(count)), el("span", "", label));
-}
-
 function render() {
   const r = view.replay;
-  const f = r.frames[view.index];
+  const frames = r.frames;
+  const f = frames[view.index];
   const who = names();
   $("slider").value = String(view.index);
-  $("counter").textContent = `${view.index} / ${r.frames.length - 1}`;
+  $("counter").textContent = `${view.index} / ${frames.length - 1}`;
   document.body.dataset.index = String(view.index);
-  if (r.game === "black-maria") {
-    renderBlackMaria(r, f, who);
-    markCurrent();
-    return;
-  }
-  const text = f.action ? describeAction(stripSeat(f.action), who[f.action.seat], facts(view.index)).text : "The deal: every hand as dealt";
-  $("frame-text").textContent = f.phase === "over" && view.index === r.frames.length - 1
-    ? `${text}. ${f.stopped ? "The deal was stopped unfinished." : `${who[f.loser]} is left holding Maija.`}`
-    : text;
-  const bottom = f.trump_card && f.talon.length && f.talon[f.talon.length - 1] === f.trump_card ? f.trump_card : null;
-  pile($("r-talon"), f.talon.length, "talon", bottom);
-  pile($("r-discard"), f.discard.length, "discarded");
-  const trump = $("r-trump");
-  trump.replaceChildren();
-  if (f.trump_suit) {
-    trump.append(el("span", "", "Trumps"), el("span", `chip suit-${f.trump_suit}`, SUIT_SIGNS[f.trump_suit]));
-    if (f.declarer != null) trump.append(el("span", "muted", `marriage of ${who[f.declarer]}`));
-    else if (f.trump_card) trump.append(el("span", "muted", `${symbol(f.trump_card)} turned`));
-  } else trump.append(el("span", "muted", "No trumps yet"));
-  renderBattle(f);
+  const text = f.action ? view.layout.actionText(frames, view.index, who) : "The deal: every hand as dealt";
+  const last = f.phase === "over" && view.index === frames.length - 1;
+  $("frame-text").textContent = last ? `${text}. ${view.layout.endText(f, who)}` : text;
+  const table = $("r-table");
+  table.replaceChildren();
+  view.layout.renderTable(table, frames, view.index, who);
   renderHands(f, who);
   markCurrent();
 }
@@ -154,47 +91,23 @@ function markCurrent() {
   }
 }
 
-function renderBattle(f) {
-  const box = $("r-battle");
-  box.replaceChildren();
-  const before = view.replay.frames[view.index - 1];
-  let fights = f.table.map((t) => [t.led, t.beater]);
-  let taken = new Set();
-  // Right after a defence the table is cleared: show what beat what from the action itself.
-  if (f.action && f.action.beat && before) {
-    fights = before.table.map((t) => [t.led, f.action.beat[t.led] || null]);
-    taken = new Set(fights.filter(([, b]) => !b).map(([l]) => l));
-  }
-  for (const [led, beater] of fights) {
-    const fight = el("div", "fight");
-    fight.append(cardEl(led, { classes: ["led"] }));
-    if (beater) fight.append(cardEl(beater, { classes: ["beater"], label: `${spoken(beater)} beats ${spoken(led)}` }));
-    if (taken.has(led)) fight.append(el("span", "tag", "picked up"));
-    box.append(fight);
-  }
-  if (!fights.length) {
-    box.classList.add("empty-table");
-    box.dataset.empty = "No cards on the table";
-  } else box.classList.remove("empty-table");
-}
-
 function renderHands(f, who) {
   const box = $("r-hands");
   box.replaceChildren();
   f.hands.forEach((hand, seat) => {
     const row = el("div", "replay-seat");
     if (f.to_act === seat) row.classList.add("to-act");
+    const { text, badges, trump } = view.layout.seatInfo(f, seat);
     const head = el("div");
-    head.append(el("strong", "", who[seat]));
-    const badges = el("div", "badges");
-    badges.style.justifyContent = "flex-start";
-    if (f.phase !== "over" && f.attacker === seat) badges.append(el("span", "badge attack", "attacks"));
-    if (f.phase !== "over" && f.defender === seat) badges.append(el("span", "badge defend", "defends"));
-    if (f.out.includes(seat)) badges.append(el("span", "badge out", "out"));
-    if (f.loser === seat) badges.append(el("span", "badge loser", "Mustamaija"));
-    head.append(el("div", "muted", `${hand.length} card${hand.length === 1 ? "" : "s"}`), badges);
+    head.append(el("strong", "", who[seat]), el("div", "muted", text));
+    if (badges.length) {
+      const marks = el("div", "badges");
+      marks.style.justifyContent = "flex-start";
+      marks.append(...badges);
+      head.append(marks);
+    }
     const cards = el("div", "cards");
-    sortHand(hand, f.trump_suit).forEach((c) => cards.append(cardEl(c)));
+    sortHand(hand, trump).forEach((c) => cards.append(cardEl(c)));
     row.append(head, cards);
     box.append(row);
   });
@@ -222,7 +135,7 @@ async function importText(text, label) {
   }
   try {
     const replay = await api("/api/replay", { method: "POST", body: record });
-    show(replay, `Imported record · ${label}`, label.endsWith(".json") ? label : "mustamaija-record.json");
+    await show(replay, `imported record · ${label}`, label.endsWith(".json") ? label : `${replay.game}-record.json`);
   } catch (e) {
     $("import-error").textContent = `${label}: ${e.message}`;
   }
@@ -251,8 +164,7 @@ async function loadTableDeal(tableId, deal) {
   back.href = `/t/${tableId}`;
   try {
     const replay = await api(`/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/replay`);
-    const game = replay.game === "black-maria" ? "black-maria" : "mustamaija";
-    show(replay, `Table ${tableId.slice(0, 6)} · ${game === "black-maria" ? "hand" : "deal"} ${deal}`, `${game}-${tableId}-deal-${deal}.json`);
+    await show(replay, `table ${tableId.slice(0, 6)} · deal ${deal}`, `${replay.game}-${tableId}-deal-${deal}.json`);
   } catch (e) {
     $("frame-text").textContent = `This deal cannot be shown: ${e.message}`;
     $("import-panel").hidden = false;

@@ -1,15 +1,11 @@
-// The table page: connects to the table's WebSocket, draws what this seat may see, and lets a person play.
+// The table page of every game: connects to the table's WebSocket, keeps the seat, the log, hints, the replay link
+// and rematch, and hands the drawing of the game to the layout the table's metadata names
+// (/static/js/layouts/<layout>.js, docs/web.md "The table page").
 
 import { ApiError, TableSocket, api, forgetSeat, loadSeat, saveName, saveSeat, savedName, seatLink } from "./api.js";
-import { SUIT_SIGNS, SUIT_WORDS, backEl, cardEl, chip, sortHand, spoken, symbols } from "./cards.js";
-import { Choice } from "./choice.js";
-import { describeAction, describeEvent, describeRules, seatName } from "./describe.js";
+import { backEl } from "./cards.js";
+import { describeCommon, line, seatName } from "./describe.js";
 import { $, el } from "./dom.js";
-import { renderLog, renderMemory, renderScores } from "./panels.js";
-
-const BOT_ICON = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><rect x="4" y="7" width="16" height="12" rx="3"/>'
-  + '<rect x="11" y="2" width="2" height="5"/><circle cx="12" cy="2.5" r="1.8"/><circle cx="9" cy="12" r="1.8" fill="#dfe6ff"/>'
-  + '<circle cx="15" cy="12" r="1.8" fill="#dfe6ff"/><rect x="8.5" y="15.5" width="7" height="1.6" rx="0.8" fill="#dfe6ff"/></svg>';
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 
@@ -20,14 +16,18 @@ const app = {
   token: null,
   log: [],
   goneAt: {},          // seat -> the time (ms) its `gone_for` was measured
-  choice: new Choice(),
-  choiceKey: "",       // the state the choice belongs to; a new state clears it
+  stateKey: "",        // the position the layout's choice belongs to; a new one clears it
   pending: null,       // id of an action sent and not answered yet
   hint: null,
   socket: null,
   lastSpoken: "",
   welcomes: 0,         // connections made; more than one means the page reconnected
+  layout: null,        // the game's layout, once its module is loaded
+  game: null,          // the game's entry of GET /api/games (its help text)
 };
+
+let layoutName = null;
+let queued = [];       // messages that came before the layout's module was loaded
 
 // --- seat and connection ---------------------------------------------------------------------------
 
@@ -69,7 +69,34 @@ function onFatal(code) {
   }
 }
 
+/** Load the layout module the table's metadata names, then handle what waited for it. */
+async function loadLayout(meta) {
+  layoutName = meta.layout;
+  const module = await import(`./layouts/${encodeURIComponent(meta.layout)}.js`);
+  if (module.STYLE) {
+    const link = el("link");
+    link.rel = "stylesheet";
+    link.href = module.STYLE;
+    document.head.append(link);
+  }
+  app.layout = module.createLayout(context);
+  document.body.dataset.layout = meta.layout;
+  fillKeys();
+  const waiting = queued;
+  queued = [];
+  for (const msg of waiting) onMessage(msg);
+  api("/api/games").then((answer) => {
+    app.game = answer.games.find((g) => g.name === meta.game) || null;
+    fillKeys();
+  }).catch(() => { /* The help text is a convenience. */ });
+}
+
 function onMessage(msg) {
+  if (!app.layout && (msg.type === "sync" || msg.type === "update")) {
+    queued.push(msg);
+    if (layoutName === null) loadLayout(msg.table).catch((e) => toast(`The table cannot be drawn: ${e.message}`));
+    return;
+  }
   switch (msg.type) {
     case "welcome":
       app.seat = msg.seat;
@@ -83,7 +110,7 @@ function onMessage(msg) {
       for (const ev of msg.events || []) {
         if (ev.kind === "deal_start") app.log = [];
         if (!app.log.some((e) => e.seq === ev.seq)) app.log.push(ev);
-        announceEvent(ev);
+        announce(words(ev, msg.table).spoken);
       }
       setTable(msg.table, msg.state);
       break;
@@ -115,26 +142,23 @@ function onError(error, id) {
 function setTable(meta, state) {
   const now = Date.now();
   for (const s of meta.seats) if (s.gone_for != null) app.goneAt[s.seat] = now - s.gone_for * 1000;
+  const before = app.state;
   app.meta = meta;
   app.state = state;
   const key = state ? `${state.deal}:${state.actions}:${state.to_act}` : "";
-  if (key !== app.choiceKey) {
-    app.choiceKey = key;
-    clearChoice();
+  if (key !== app.stateKey) {
+    app.stateKey = key;
+    app.layout.newState(before, state);
     app.hint = null;
   }
   render();
   maybeAnnounceTurn();
 }
 
-function clearChoice() {
-  app.choice.clear();
-}
-
 // --- acting ------------------------------------------------------------------------------------------
 
 function legal() {
-  return app.state && app.state.legal;
+  return app.state && app.seat != null ? app.state.legal : null;
 }
 
 async function sendAction(action) {
@@ -159,41 +183,9 @@ async function sendAction(action) {
   }
 }
 
-/** Play the action chosen: the lead, or the defence with the pairs made (led cards left unpaired are taken). */
-function play() {
-  const action = app.choice.action(legal());
-  if (action) sendAction(action);
-}
-
-function declare(suit) {
-  const l = legal();
-  if (!l || !l.declare.includes(suit)) return;
-  sendAction({ declare: suit });
-}
-
-function onHandCard(card) {
-  const l = legal();
-  if (!l || app.pending) return;
-  announce(app.choice.clickHand(l, card));
-  render();
-}
-
-function onLedCard(led) {
-  const l = legal();
-  if (!l || l.kind !== "beat" || app.pending) return;
-  announce(app.choice.clickLed(l, led));
-  render();
-}
-
-function applyHint() {
-  const best = app.hint && app.hint.best && app.hint.best.actions && app.hint.best.actions[0];
-  if (!best) return;
-  if (best.declare) {
-    declare(best.declare);
-    return;
-  }
-  app.choice.adopt(best);
-  render();
+function requestHint() {
+  if (!app.socket.send({ type: "hint", id: "h" })) toast("Not connected: the hint cannot be asked for now.");
+  else announce("Thinking about a hint…");
 }
 
 function showHint(hint) {
@@ -202,26 +194,52 @@ function showHint(hint) {
   render();
 }
 
-// --- announcements --------------------------------------------------------------------------------
-
-function announce(text) {
-  const live = $("announcer");
-  const p = el("p", "", text);
-  live.append(p);
-  while (live.childElementCount > 6) live.firstElementChild.remove();
+/** Return the hint's first action without its seat, or null. */
+function hintAction() {
+  const best = app.hint && app.hint.best && app.hint.best.actions && app.hint.best.actions[0];
+  if (!best) return null;
+  const action = { ...best };
+  delete action.seat;
+  return action;
 }
 
-function announceEvent(ev) {
-  if (!app.meta) return;
-  announce(describeEvent(ev, app.meta, app.seat).spoken);
+function rematch() {
+  if (!app.socket.send({ type: "rematch" })) {
+    api(`/api/tables/${tableId}/rematch`, { method: "POST", token: app.token }).catch((e) => toast(e.message));
+  }
+}
+
+async function join(seat) {
+  try {
+    const nameText = savedName() || prompt("Your name?", "") || "Player";
+    saveName(nameText);
+    const answer = await api(`/api/tables/${tableId}/join`, { method: "POST", body: { seat, name: nameText } });
+    saveSeat(tableId, answer.seat, answer.token);
+    app.seat = answer.seat;
+    app.token = answer.token;
+    app.socket.reconnectAs(answer.token);
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+// --- words and announcements ------------------------------------------------------------------------
+
+/** Return {text, spoken} for an event: the common ones here, the game's own from its layout. */
+function words(ev, meta = app.meta) {
+  return describeCommon(ev, meta, app.seat) || (app.layout && app.layout.describeEvent(ev, meta)) || line(ev.text || ev.kind);
+}
+
+function announce(text) {
+  if (!text) return;
+  const live = $("announcer");
+  live.append(el("p", "", text));
+  while (live.childElementCount > 6) live.firstElementChild.remove();
 }
 
 function maybeAnnounceTurn() {
   const s = app.state;
-  const l = s && s.legal;
-  let text = "";
-  if (l && l.kind === "lead") text = `Your turn to lead. You hold ${s.hand.map(spoken).join(", ")}`;
-  else if (l && l.kind === "beat") text = `Your turn to defend against ${l.led.map(spoken).join(", ")}`;
+  const text = legal() ? app.layout.turnText() : "";
   const key = text && `${s.deal}:${s.actions}`;
   if (text && key !== app.lastSpoken) {
     app.lastSpoken = key;
@@ -243,7 +261,7 @@ function toast(text, kind = "error") {
   toastTimer = setTimeout(() => t.remove(), 4200);
 }
 
-// --- drawing ---------------------------------------------------------------------------------------
+// --- what layouts use ---------------------------------------------------------------------------------
 
 function name(seat) {
   return seatName(app.meta, seat, app.seat);
@@ -254,51 +272,19 @@ function goneSeconds(seat) {
   return at ? Math.max(0, Math.round((Date.now() - at) / 1000)) : 0;
 }
 
-function panelContext() {
-  return {
-    meta: app.meta, state: app.state, seat: app.seat, log: app.log, name, tableId,
-    others: app.seat == null ? [0, ...seatOrder()] : seatOrder(),
-  };
+/** Return a button with an id, a label, a handler and an optional key hint. */
+function button(id, text, onClick, { primary = false, disabled = false, key = "" } = {}) {
+  const b = el("button", primary ? "primary" : "");
+  b.id = id;
+  b.type = "button";
+  b.textContent = text;
+  if (key) b.append(" ", el("kbd", "key-hint", key));
+  b.disabled = disabled;
+  b.addEventListener("click", onClick);
+  return b;
 }
 
-function render() {
-  if (!app.meta) return;
-  // Redrawing replaces the card buttons: remember the focused card to focus it again.
-  const active = document.activeElement;
-  app.focusCard = active && active.closest && active.closest("#hand, #battle") ? active.dataset.card || null : null;
-  const meta = app.meta;
-  const s = app.state;
-  const body = document.body.dataset;
-  body.phase = s ? s.phase : meta.status;
-  body.myTurn = s && s.legal && !app.pending ? "1" : "0";
-  body.version = String(meta.version);
-  body.deal = String(meta.deal);
-  body.played = String(meta.match.played);
-  body.status = meta.status;
-  body.seat = app.seat == null ? "" : String(app.seat);
-  renderTop();
-  renderSeats();
-  renderCenter();
-  renderMe();
-  const ctx = panelContext();
-  renderScores($("scores"), ctx);
-  renderMemory($("memory"), ctx);
-  renderLog($("log"), ctx);
-}
-
-function renderTop() {
-  const meta = app.meta;
-  const title = meta.name || `Table ${meta.id.slice(0, 6)}`;
-  const m = meta.match;
-  const inPlay = app.state && app.state.phase !== "over" ? 1 : 0;
-  const current = Math.max(1, m.played + inPlay);
-  const length = m.max_losses ? `deal ${current}, to ${m.max_losses} losses` : `deal ${Math.min(current, m.deals)} of ${m.deals}`;
-  $("table-title").textContent = `${title} · ${describeRules(meta.rules)} · ${length}`;
-  document.title = `Mustamaija · ${title}`;
-  $("btn-invite").hidden = !meta.seats.some((x) => x.kind === "person" && !x.taken);
-  $("btn-seat-link").hidden = !app.token;
-}
-
+/** Return the seats clockwise from the viewer's left (from seat 0's for a spectator, who sees seat 0 as "me"). */
 function seatOrder() {
   const n = app.meta.players;
   const me = app.seat ?? 0;
@@ -307,360 +293,29 @@ function seatOrder() {
   return out;
 }
 
-function seatBadges(seat, { compact = false } = {}) {
-  const meta = app.meta;
-  const s = app.state;
-  const info = meta.seats[seat];
-  const wrap = el("div", "badges");
-  if (s && s.phase !== "over") {
-    if (s.attacker === seat) wrap.append(el("span", "badge attack", "attacks"));
-    if (s.defender === seat) wrap.append(el("span", "badge defend", "defends"));
-  }
-  if (s && s.out.includes(seat)) wrap.append(el("span", "badge out", `out ${ordinal(s.out.indexOf(seat) + 1)}`));
-  if (s && s.loser === seat) wrap.append(el("span", "badge loser", "Mustamaija"));
-  if (s && s.dealer === seat && !compact) wrap.append(el("span", "badge dealer", "dealer"));
-  if (info.kind === "person" && info.taken && !info.online) {
-    wrap.append(el("span", "badge gone", `gone, ${goneSeconds(seat)} s`));
-  }
-  if (info.takeover) wrap.append(el("span", "badge gone", "bot plays"));
-  return wrap;
-}
-
-function ordinal(n) {
-  return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
-}
-
+/** Return the short line under a seat's name: how many cards, and who plays it. */
 function seatSub(seat) {
   const info = app.meta.seats[seat];
   const s = app.state;
   if (info.kind === "person" && !info.taken) return "free seat";
-  const kind = info.kind === "bot" ? `${info.bot} bot` : info.takeover ? "bot playing" : info.online ? "online" : "away";
+  const kind = info.kind === "bot" ? "bot" : info.takeover ? "a bot plays" : info.online ? "online" : "away";
   if (!s) return kind;
   const n = s.hand_sizes[seat];
   return `${n} card${n === 1 ? "" : "s"} · ${kind}`;
 }
 
-function renderSeats() {
-  const box = $("seats");
-  box.replaceChildren();
-  const order = seatOrder();
-  const k = order.length;
-  const s = app.state;
-  order.forEach((seat, i) => {
-    const info = app.meta.seats[seat];
-    // Clockwise from this seat's left: the left side, over the top, to the right.
-    // Crowded tables use more of the sides, so that neighbours' known cards do not overlap.
-    const range = k >= 5 ? 244 : 220;
-    const angle = k === 1 ? 90 : 90 + range / 2 - (i + 0.5) * (range / k);
-    const rad = (angle * Math.PI) / 180;
-    const div = el("div", "seat");
-    div.dataset.seat = String(seat);
-    div.style.left = `${50 + 41 * Math.cos(rad)}%`;
-    div.style.top = `${48 - 37 * Math.sin(rad)}%`;
-    if (s && s.to_act === seat) div.classList.add("to-act");
-    if (s && s.out.includes(seat)) div.classList.add("is-out");
-    if (info.kind === "person" && info.taken && !info.online) div.classList.add("gone");
-    const plate = el("div", "plate");
-    const label = name(seat);
-    const avatar = el("span", `avatar ${info.kind === "bot" || info.takeover ? "bot" : ""}`);
-    if (info.kind === "bot" || info.takeover) avatar.innerHTML = BOT_ICON;
-    else avatar.textContent = label.slice(0, 1).toUpperCase();
-    avatar.setAttribute("aria-hidden", "true");
-    const who = el("span", "who");
-    const sub = el("span", "sub");
-    const [count, kind] = seatSub(seat).split(" · ");
-    sub.append(el("span", "", count));
-    if (kind) sub.append(el("span", "kind", ` · ${kind}`));
-    who.append(el("span", "name", label), sub);
-    plate.append(avatar, who);
-    div.append(plate);
-    if (s) {
-      const fan = el("div", "mini-fan");
-      fan.setAttribute("aria-hidden", "true");
-      for (let c = 0; c < Math.min(s.hand_sizes[seat], 10); c++) fan.append(backEl(["tiny"]));
-      div.append(fan);
-    }
-    div.append(seatBadges(seat, { compact: true }));
-    if (s && s.known[seat] && s.known[seat].length) {
-      const known = el("div", "known-row");
-      known.title = `Known to be in ${label}'s hand`;
-      sortHand(s.known[seat], s.trump_suit).forEach((c) => known.append(chip(c)));
-      div.append(known);
-    }
-    div.setAttribute("aria-label", `${label}: ${seatSub(seat)}`);
-    box.append(div);
-  });
-}
-
-function renderCenter() {
-  const s = app.state;
-  const meta = app.meta;
-  const talon = $("talon");
-  const discard = $("discard");
-  const trump = $("trump");
-  talon.replaceChildren();
-  discard.replaceChildren();
-  trump.replaceChildren();
-  trump.hidden = !s;
-  if (!s) {
-    $("battle").replaceChildren();
-    const free = meta.seats.filter((x) => x.kind === "person" && !x.taken).map((x) => x.seat + 1);
-    setStatus(meta.status === "waiting" ? `Waiting for players: seat ${free.join(", ")} ${free.length > 1 ? "are" : "is"} free` : "The deal is about to start", false);
-    return;
-  }
-  // Talon with the trump card lying under it (M8).
-  const stack = el("div", "stack");
-  const trumpInTalon = s.talon_known.find((k) => k.card === s.trump_card);
-  stack.classList.toggle("with-trump", Boolean(s.trump_card && trumpInTalon));
-  if (s.trump_card && trumpInTalon) stack.append(cardEl(s.trump_card, { classes: ["trump-card"], label: `trump card ${spoken(s.trump_card)}` }));
-  if (s.talon > (trumpInTalon ? 1 : 0)) stack.append(backEl());
-  talon.classList.toggle("empty", s.talon === 0);
-  talon.append(stack, el("span", "count", String(s.talon)), el("span", "", "talon"));
-  talon.setAttribute("aria-label", `Talon: ${s.talon} cards`);
-  const dstack = el("div", "stack");
-  if (s.discard.length) dstack.append(backEl());
-  discard.classList.toggle("empty", !s.discard.length);
-  discard.append(dstack, el("span", "count", String(s.discard.length)), el("span", "", "discarded"));
-  discard.setAttribute("aria-label", `Discard pile: ${s.discard.length} cards`);
-  if (s.trump_suit) {
-    const sign = el("span", `chip suit-${s.trump_suit}`, SUIT_SIGNS[s.trump_suit]);
-    trump.append(el("span", "", "Trumps"), sign);
-    if (s.declarer != null) trump.append(el("span", "muted", s.declarer === app.seat ? "your marriage" : `marriage of ${name(s.declarer)}`));
-    else if (s.trump_card) trump.append(el("span", "muted", `${symbols([s.trump_card])} turned`));
-    else if (meta.rules.trump === "fixed") trump.append(el("span", "muted", "fixed"));
-    trump.setAttribute("aria-label", `Trumps: ${SUIT_WORDS[s.trump_suit]}`);
-  } else {
-    const rule = meta.rules.trump;
-    trump.append(el("span", "muted", rule === "marriage" ? "No trumps until a marriage" : rule === "none" ? "No trumps" : "Trump not turned yet"));
-  }
-  renderBattle();
-  renderStatus();
-}
-
-function fight(led, beater, opts = {}) {
-  const f = el("div", "fight");
-  f.dataset.led = led;
-  const l = legal();
-  const mine = l && l.kind === "beat" && opts.live;
-  const ledCard = cardEl(led, { button: mine, classes: ["led"], label: `led ${spoken(led)}${beater ? `, beaten by ${spoken(beater)}` : ""}` });
-  if (mine) {
-    ledCard.addEventListener("click", () => onLedCard(led));
-    ledCard.tabIndex = -1;
-    // Drag a beater from the hand onto a led card to pair them.
-    f.addEventListener("dragover", (e) => {
-      if (!app.choice.pairs.has(led)) e.preventDefault();
-    });
-    f.addEventListener("drop", (e) => {
-      e.preventDefault();
-      const card = e.dataTransfer.getData("text/plain");
-      if (app.choice.targetsOf(l, card).includes(led)) {
-        announce(app.choice.pair(led, card));
-        render();
-      }
-    });
-  }
-  f.append(ledCard);
-  if (beater) f.append(cardEl(beater, { classes: ["beater", ...(opts.pending ? ["pending"] : [])] }));
-  if (opts.tag) f.append(el("span", "tag", opts.tag));
-  return f;
-}
-
-function renderBattle() {
-  const s = app.state;
-  const box = $("battle");
-  box.replaceChildren();
-  box.classList.remove("empty-table");
-  box.removeAttribute("data-empty");
-  const l = legal();
-  if (s.phase === "defend" && s.table.length) {
-    for (const t of s.table) {
-      const pending = app.choice.pairs.get(t.led) || null;
-      const f = fight(t.led, t.beater || pending, { live: true, pending: Boolean(pending) });
-      if (l && l.kind === "beat") {
-        if (app.choice.focusLed === t.led) f.classList.add("chosen");
-        if (app.choice.ledOpen(l, t.led)) f.classList.add("target");
-        if (!pending && !(l.beaters[t.led] || []).length) f.append(el("span", "tag", "cannot beat"));
-      }
-      box.append(f);
-    }
-    box.setAttribute("aria-label", `Cards on the table, led by ${name(s.attacker)}: ${s.table.map((t) => spoken(t.led)).join(", ")}`);
-    return;
-  }
-  if (s.phase === "over") {
-    box.append(dealOverBanner());
-    return;
-  }
-  const last = s.last_turn;
-  if (last) {
-    const took = last.taken.length ? `, ${last.defender === app.seat ? "you" : name(last.defender)} took ${symbols(last.taken)}` : "";
-    const caption = el("div", "battle-caption", `Last turn: ${name(last.attacker)} → ${name(last.defender)}${took}`);
-    box.append(caption);
-    for (const led of last.led) {
-      const beater = last.beat[led] || null;
-      const f = fight(led, beater, { tag: beater ? "" : "taken" });
-      f.classList.add("taken");
-      f.style.opacity = "0.72";
-      box.append(f);
-    }
-    box.setAttribute("aria-label", "The last turn");
-    return;
-  }
-  box.classList.add("empty-table");
-  box.dataset.empty = "No cards on the table";
-}
-
-function dealOverBanner() {
-  const s = app.state;
-  const m = app.meta.match;
-  const banner = el("div", "deal-over");
-  banner.setAttribute("role", "status");
-  const mine = s.loser === app.seat;
-  if (s.stopped) banner.append(el("p", "result-big", "Deal stopped unfinished"));
-  else {
-    const card = cardEl("QS", { label: "Maija, the queen of spades" });
-    card.classList.add("maija");
-    banner.append(card);
-    banner.append(el("p", "result-big", mine ? "You are Mustamaija!" : `${name(s.loser)} is Mustamaija`));
-  }
-  const sub = el("p", "muted");
-  const safe = s.out.map((seat) => name(seat));
-  sub.textContent = safe.length ? `Out in order: ${safe.join(", ")}` : "";
-  banner.append(sub);
-  const links = el("div", "dialog-actions");
-  const replay = el("a", "button", "Replay this deal");
-  replay.href = `/replay/${tableId}/${s.deal}`;
-  replay.id = "replay-link";
-  links.append(replay);
-  if (m.over && app.seat != null) {
-    links.append(button("btn-rematch", "Rematch", rematch, { primary: true }));
-  } else if (!m.over) links.append(el("span", "muted", "The next deal starts in a moment…"));
-  banner.append(links);
-  return banner;
-}
-
-function rematch() {
-  if (!app.socket.send({ type: "rematch" })) {
-    api(`/api/tables/${tableId}/rematch`, { method: "POST", token: app.token }).catch((e) => toast(e.message));
-  }
-}
-
-function setStatus(text, mine) {
-  const st = $("status");
-  st.textContent = text;
-  st.classList.toggle("mine", Boolean(mine));
-}
-
-function renderStatus() {
-  const s = app.state;
-  const l = legal();
-  const meta = app.meta;
-  if (s.phase === "over") {
-    const m = meta.match;
-    setStatus(m.over ? `The match is over after ${m.played} deal${m.played === 1 ? "" : "s"}` : `Deal over · ${m.played} of ${m.deals || "?"} played`, false);
-    return;
-  }
-  if (l && l.kind === "lead") {
-    const max = l.max_cards;
-    const limit = max >= s.hand.length ? "as many cards as you like" : max === 1 ? "one card" : `at most ${max} cards`;
-    setStatus(`Your lead: one suit, ${limit}`, true);
-  } else if (l && l.kind === "beat") {
-    setStatus(`Defend against ${name(s.attacker)}: beat what you can, take the rest`, true);
-  } else if (s.phase === "lead") {
-    setStatus(`${name(s.to_act)} to lead${s.to_act === s.attacker ? ` against ${name(s.defender)}` : ""}…`, false);
-  } else {
-    setStatus(`${name(s.defender)} ${s.defender === app.seat ? "defend" : "defends"} against ${name(s.attacker)}…`, false);
-  }
-}
-
-function renderMe() {
-  const s = app.state;
-  const meta = app.meta;
-  const hand = $("hand");
-  const actions = $("actions");
-  const seat = app.seat;
-  hand.replaceChildren();
-  actions.replaceChildren();
-  $("me-badges").replaceChildren();
-  $("me-known").replaceChildren();
-  if (seat == null) {
-    // A spectator sees seat 1 from behind: its name, markers, what is known of it, and card backs.
-    $("me-name").textContent = `Watching · ${name(0)} (seat 1)`;
-    $("me-badges").append(...seatBadges(0).children);
-    if (s && s.known[0].length) {
-      $("me-known").append(el("span", "muted", "known: "));
-      sortHand(s.known[0], s.trump_suit).forEach((c) => $("me-known").append(chip(c)));
-    }
-    if (s) {
-      for (let i = 0; i < s.hand_sizes[0]; i++) hand.append(backEl());
-      fitHand(hand, s.hand_sizes[0]);
-    }
-    const free = meta.seats.filter((x) => x.kind === "person" && !x.taken);
-    for (const f of free) {
-      const b = el("button", "primary", `Sit in seat ${f.seat + 1}`);
-      b.type = "button";
-      b.addEventListener("click", () => join(f.seat));
-      actions.append(b);
-    }
-    actions.append(el("div", "hint-text", "You are watching: hidden cards are never shown to spectators."));
-    return;
-  }
-  $("me-name").textContent = `${meta.seats[seat].name || "You"} (seat ${seat + 1})`;
-  $("me-badges").append(...seatBadges(seat).children);
-  if (s && s.known[seat] && s.known[seat].length) {
-    $("me-known").append(el("span", "muted", "others know: "));
-    sortHand(s.known[seat], s.trump_suit).forEach((c) => $("me-known").append(chip(c)));
-  }
-  if (meta.status === "over" || meta.match.over) renderMatchOver(actions);
-  if (!s) {
-    if (meta.status === "waiting") {
-      hand.append(el("p", "muted", "The deal starts as soon as every seat is taken."));
-      actions.append(inviteBox());
-    }
-    return;
-  }
-  const l = legal();
-  hand.classList.toggle("waiting", !l);
-  const cards = sortHand(s.hand, s.trump_suit);
-  const focusCard = app.focusCard;
-  cards.forEach((card, i) => {
-    const isTrump = s.trump_suit === card[1];
-    let playable = false;
-    if (l && !app.pending) playable = l.kind === "lead" ? app.choice.leadPlayable(l, card) : app.choice.beatPlayable(l, card);
-    const classes = [];
-    if (l) classes.push(playable ? "playable" : "unplayable");
-    if (app.choice.sel.has(card) || app.choice.pickBeater === card) classes.push("selected");
-    if (app.choice.used().has(card)) classes.push("used");
-    const label = `${spoken(card)}${isTrump ? ", trump" : ""}${app.choice.sel.has(card) ? ", chosen" : ""}`;
-    const b = cardEl(card, { button: true, classes, label });
-    b.setAttribute("aria-pressed", app.choice.sel.has(card) || app.choice.used().has(card) ? "true" : "false");
-    b.disabled = Boolean(l) && !playable && !app.choice.sel.has(card);
-    b.tabIndex = i === 0 ? 0 : -1;
-    b.addEventListener("click", () => onHandCard(card));
-    if (l && l.kind === "beat" && playable && !app.choice.used().has(card)) {
-      b.draggable = true;
-      b.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", card));
-    }
-    b.addEventListener("dblclick", () => {
-      if (l && l.kind === "lead" && app.choice.sel.size === 1 && app.choice.sel.has(card)) play();
-    });
-    hand.append(b);
-  });
-  fitHand(hand, cards.length);
-  if (!cards.length && s.out.includes(seat)) hand.append(el("p", "muted", "You have no cards left: you are out and safe this deal."));
-  if (focusCard) {
-    const again = document.querySelector(`#hand [data-card="${focusCard}"], #battle button[data-card="${focusCard}"]`);
-    if (again && !again.disabled) {
-      handButtons().forEach((x) => { x.tabIndex = -1; });
-      again.tabIndex = 0;
-      again.focus({ preventScroll: true });
-    }
-  }
-  renderActions(actions, l);
+/** Return the markers of presence every game shows on a seat: gone for how long, a bot playing for it. */
+function presenceBadges(seat) {
+  const info = app.meta.seats[seat];
+  const out = [];
+  if (info.kind === "person" && info.taken && !info.online) out.push(el("span", "badge gone", `gone, ${goneSeconds(seat)} s`));
+  if (info.takeover) out.push(el("span", "badge gone", "bot plays"));
+  return out;
 }
 
 /** Overlap the cards of a long hand so that it fits on one row (two on a narrow screen). */
 function fitHand(hand, n) {
-  if (n < 2) return;
+  if (n < 2 || !hand.firstElementChild) return;
   const w = hand.firstElementChild.getBoundingClientRect().width;
   // Each card takes `step` pixels of the row (its width plus the gap, negative when cards overlap).
   const room = hand.clientWidth - 48;
@@ -672,78 +327,205 @@ function fitHand(hand, n) {
   }
   const gap = Math.min(step, w + 10) - w;
   hand.style.setProperty("--gap", `${gap.toFixed(1)}px`);
-  const cards = [...hand.children];
   const mid = (perRow - 1) / 2;
   const turn = Math.min(3, 28 / perRow);
-  cards.forEach((card, i) => {
+  [...hand.children].forEach((card, i) => {
     const d = (i % perRow) - mid;
     card.style.setProperty("--rot", `${(d * turn).toFixed(2)}deg`);
     card.style.setProperty("--arc", `${(d * d * turn * 0.45).toFixed(1)}px`);
   });
 }
 
-function button(id, text, onClick, { primary = false, disabled = false, key = "" } = {}) {
-  const b = el("button", primary ? "primary" : "");
-  b.id = id;
-  b.type = "button";
-  b.textContent = text;
-  if (key) {
-    const k = el("kbd", "key-hint", key);
-    b.append(" ", k);
-  }
-  b.disabled = disabled;
-  b.addEventListener("click", onClick);
-  return b;
+/** Return the card buttons of the hand. */
+function handButtons() {
+  return [...$("hand").querySelectorAll("button.card")];
 }
 
-function renderActions(bar, l) {
+/** Move the focus `delta` buttons along `list` (round the end), as the arrow keys do; return the button focused. */
+function moveFocus(list, delta) {
+  const i = list.indexOf(document.activeElement);
+  const next = list[(i + delta + list.length) % list.length];
+  list.forEach((b) => { b.tabIndex = -1; });
+  next.tabIndex = 0;
+  next.focus();
+  return next;
+}
+
+/** Focus the hand's button of `card` again after a redraw, if it is still there and enabled. */
+function refocus(card, selector = "#hand") {
+  if (!card) return;
+  const again = document.querySelector(`${selector} [data-card="${card}"]`);
+  if (again && !again.disabled) {
+    handButtons().forEach((x) => { x.tabIndex = -1; });
+    again.tabIndex = 0;
+    again.focus({ preventScroll: true });
+  }
+}
+
+const context = {
+  app, tableId, legal, name, send: sendAction, render, announce, toast, button, seatOrder, seatSub, presenceBadges,
+  fitHand, handButtons, moveFocus, refocus,
+};
+
+// --- drawing ---------------------------------------------------------------------------------------
+
+function render() {
+  if (!app.meta || !app.layout) return;
+  const active = document.activeElement;
+  // Redrawing replaces the card buttons: remember the focused card to focus it again.
+  app.focusCard = active && active.closest && active.closest("#hand, #board") ? active.dataset.card || null : null;
+  const { meta, state: s, layout } = app;
+  const body = document.body.dataset;
+  body.phase = s ? s.phase : meta.status;
+  body.myTurn = legal() && !app.pending ? "1" : "0";
+  body.version = String(meta.version);
+  body.deal = String(meta.deal);
+  body.played = String(meta.match.played);
+  body.status = meta.status;
+  body.seat = app.seat == null ? "" : String(app.seat);
+  renderTop();
+  layout.renderSeats($("seats"));
+  layout.renderBoard($("board"));
+  renderStatus();
+  renderResult();
+  renderMe();
+  renderScores();
+  const extra = $("extra-panel");
+  extra.hidden = !layout.extraTitle;
+  if (layout.extraTitle) {
+    $("extra-title").textContent = layout.extraTitle;
+    layout.renderExtra($("extra"));
+  }
+  renderLog();
+}
+
+function renderTop() {
+  const { meta, layout } = app;
+  const title = meta.name || `Table ${meta.id.slice(0, 6)}`;
+  $("game-title").textContent = meta.title;
+  $("table-title").textContent = [title, meta.rules_text, layout.lengthText()].filter(Boolean).join(" · ");
+  document.title = `${meta.title} · ${title}`;
+  $("btn-invite").hidden = !meta.seats.some((x) => x.kind === "person" && !x.taken);
+  $("btn-seat-link").hidden = !app.token;
+  $("scores-title").textContent = layout.scoresTitle;
+  $("log-title").textContent = layout.logTitle;
+  $("log").setAttribute("aria-label", layout.logTitle);
+}
+
+function renderStatus() {
+  const { meta, state: s } = app;
+  let text = "";
+  let mine = false;
+  if (!s) {
+    const free = meta.seats.filter((x) => x.kind === "person" && !x.taken).map((x) => x.seat);
+    text = meta.status === "waiting"
+      ? `Waiting for players: seat ${free.join(", ")} ${free.length > 1 ? "are" : "is"} free` : "The deal is about to start";
+  } else if (s.phase === "over") {
+    text = ""; // The result says it.
+  } else {
+    [text, mine] = app.layout.statusText();
+  }
+  const st = $("status");
+  st.hidden = !text;
+  st.textContent = text;
+  st.classList.toggle("mine", Boolean(mine));
+}
+
+/** Draw the end of a deal: the result in the game's words, the replay link, and rematch once the match is over. */
+function renderResult() {
+  const box = $("result");
   const s = app.state;
-  const busy = Boolean(app.pending);
-  if (l && l.kind === "lead") {
-    const n = app.choice.sel.size;
-    bar.append(button("btn-lead", n ? `Lead ${symbols(sortHand([...app.choice.sel], null))}` : "Lead", play, { primary: true, disabled: !n || busy, key: "Enter" }));
-    if (n) bar.append(button("btn-clear", "Clear", () => { clearChoice(); render(); }, { key: "Esc" }));
-  } else if (l && l.kind === "beat") {
-    const beaten = app.choice.pairs.size;
-    const left = l.led.length - beaten;
-    const text = left === 0 ? `Beat all ${beaten}` : beaten ? `Beat ${beaten}, take ${left}` : `Take ${left === 1 ? "it" : `all ${left}`}`;
-    bar.append(button("btn-defend", text, play, { primary: true, disabled: busy, key: "Enter" }));
-    if (beaten) bar.append(button("btn-clear", "Clear", () => { clearChoice(); render(); }, { key: "Esc" }));
-  }
-  if (l) {
-    for (const suit of l.declare) {
-      bar.append(button(`btn-declare-${suit}`, `Declare K${SUIT_SIGNS[suit]} Q${SUIT_SIGNS[suit]} marriage`, () => declare(suit), { disabled: busy, key: "M" }));
+  box.replaceChildren();
+  box.hidden = !(s && s.phase === "over");
+  if (box.hidden) return;
+  const m = app.meta.match;
+  const { art, big, lines } = app.layout.result();
+  if (art) box.append(art);
+  box.append(el("p", "result-big", big));
+  for (const text of lines) box.append(el("p", "muted", text));
+  if (m.over) box.append(el("p", "", app.layout.matchOverText()));
+  const links = el("div", "dialog-actions");
+  const replay = el("a", "button", "Replay this deal");
+  replay.href = `/replay/${tableId}/${s.deal}`;
+  replay.id = "replay-link";
+  links.append(replay);
+  if (m.over && app.seat != null) links.append(button("btn-rematch", "Rematch", rematch, { primary: true }));
+  else if (!m.over) links.append(el("span", "muted", "The next deal starts in a moment…"));
+  box.append(links);
+}
+
+function renderMe() {
+  const { meta, state: s, layout } = app;
+  const hand = $("hand");
+  const actions = $("actions");
+  const extra = $("me-extra");
+  const seat = app.seat;
+  hand.replaceChildren();
+  actions.replaceChildren();
+  extra.replaceChildren();
+  extra.hidden = true;
+  $("me-badges").replaceChildren();
+  $("me-info").replaceChildren();
+  if (seat == null) {
+    // A spectator sees seat 0 from behind: its name, markers, and as many card backs as it holds.
+    $("me-name").textContent = `Watching · ${name(0)} (seat 0)`;
+    $("me-badges").append(...layout.badges(0), ...presenceBadges(0));
+    if (s) {
+      for (let i = 0; i < s.hand_sizes[0]; i++) hand.append(backEl());
+      fitHand(hand, s.hand_sizes[0]);
     }
-    if (app.meta.hints) bar.append(button("btn-hint", "Hint", requestHint, { disabled: busy, key: "H" }));
+    for (const f of meta.seats.filter((x) => x.kind === "person" && !x.taken)) {
+      const b = el("button", "primary", `Sit in seat ${f.seat}`);
+      b.type = "button";
+      b.addEventListener("click", () => join(f.seat));
+      actions.append(b);
+    }
+    actions.append(el("div", "hint-text", "You are watching: hidden cards are never shown to spectators."));
+    return;
   }
+  $("me-name").textContent = `${meta.seats[seat].name || "You"} (seat ${seat})`;
+  $("me-badges").append(...layout.badges(seat), ...presenceBadges(seat));
+  layout.renderInfo($("me-info"));
+  if (!s) {
+    if (meta.status === "waiting") {
+      hand.append(el("p", "muted", "The deal starts as soon as every seat is taken."));
+      actions.append(inviteBox());
+    }
+    return;
+  }
+  layout.renderExtraMe(extra);
+  hand.classList.toggle("waiting", !legal());
+  layout.renderHand(hand);
+  const l = legal();
+  if (l) {
+    layout.renderActions(actions);
+    if (meta.hints) actions.append(button("btn-hint", "Hint", requestHint, { disabled: Boolean(app.pending), key: "H" }));
+  }
+  actions.append(tipBox(l));
+}
+
+function tipBox(l) {
   const tip = el("div", "hint-text");
+  const s = app.state;
   if (app.hint) {
-    const best = app.hint.best && app.hint.best.actions && app.hint.best.actions[0];
+    const action = hintAction();
     tip.classList.add("hint-box");
     tip.append(el("strong", "", "Hint: "));
-    if (best) {
-      const action = { ...best };
-      delete action.seat;
-      tip.append(`${describeAction(action, "You").text.replace(/^You /, "")} `);
-      const use = el("button", "small", "Use it");
-      use.type = "button";
-      use.id = "btn-use-hint";
-      use.addEventListener("click", applyHint);
+    if (action) {
+      tip.append(`${app.layout.describeAction(action)} `);
+      const use = button("btn-use-hint", "Use it", () => app.layout.useHint(action));
+      use.classList.add("small");
       tip.append(use);
     }
     const why = el("details");
     why.append(el("summary", "", "why?"), el("p", "", app.hint.text));
     tip.append(why);
-  } else if (l && l.kind === "beat" && app.choice.pickBeater) {
-    tip.textContent = `Choose the led card ${symbols([app.choice.pickBeater])} should beat.`;
-  } else if (l && l.kind === "beat" && app.choice.focusLed) {
-    tip.textContent = `Choose a card to beat ${symbols([app.choice.focusLed])}.`;
   } else if (l) {
-    tip.textContent = l.kind === "lead" ? "Highlighted cards can be led. Double-click a card to lead it alone." : "Choose a card that beats a led card; unpaired led cards are picked up.";
+    tip.textContent = app.pending ? "Sending…" : app.layout.tip();
   } else if (s && s.phase !== "over") {
-    tip.textContent = busy ? "Sending…" : `Waiting for ${name(s.to_act)}.`;
+    tip.textContent = app.pending ? "Sending…" : `Waiting for ${name(s.to_act)}.`;
   }
-  bar.append(tip);
+  return tip;
 }
 
 function inviteBox() {
@@ -762,81 +544,62 @@ function inviteBox() {
   return box;
 }
 
-function renderMatchOver(bar) {
-  if (!app.meta.match.over) return;
-  const standings = [...app.meta.seats].sort((a, b) => app.meta.match.losses[a.seat] - app.meta.match.losses[b.seat]);
-  bar.append(el("strong", "", `Match over. Fewest losses: ${name(standings[0].seat)}.`));
-}
-
-function requestHint() {
-  if (!app.socket.send({ type: "hint", id: "h" })) toast("Not connected: the hint cannot be asked for now.");
-  else announce("Thinking about a hint…");
-}
-
-async function join(seat) {
-  try {
-    const nameText = savedName() || prompt("Your name?", "") || "Player";
-    saveName(nameText);
-    const answer = await api(`/api/tables/${tableId}/join`, { method: "POST", body: { seat, name: nameText } });
-    saveSeat(tableId, answer.seat, answer.token);
-    app.seat = answer.seat;
-    app.token = answer.token;
-    app.socket.reconnectAs(answer.token);
-  } catch (e) {
-    toast(e.message);
+/** Draw the game's scores, then the links to the replays of the match's finished deals. */
+function renderScores() {
+  const box = $("scores");
+  box.replaceChildren();
+  app.layout.renderScores(box);
+  const results = app.meta.match.results;
+  if (!results.length) return;
+  const list = el("p", "muted replays");
+  list.append("Replays: ");
+  for (const r of results) {
+    const a = el("a", "", `#${r.deal}`);
+    a.href = `/replay/${tableId}/${r.deal}`;
+    a.title = `the replay of deal ${r.deal}`;
+    list.append(a, " ");
   }
+  box.append(list);
+}
+
+/** Draw the deal log, keeping it scrolled to the end when it was there. */
+function renderLog() {
+  const list = $("log");
+  const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+  list.replaceChildren();
+  for (const ev of app.log) {
+    const mine = ev.seat === app.seat && ev.version !== undefined;
+    list.append(el("li", ev.kind === "deal_start" ? "new-deal" : mine ? "mine" : "", words(ev).text));
+  }
+  if (atEnd) list.scrollTop = list.scrollHeight;
+}
+
+function fillKeys() {
+  const keys = $("keys-list");
+  keys.replaceChildren();
+  const log = app.layout ? app.layout.logTitle.toLowerCase() : "log";
+  const common = [["H", "hint (when the table allows hints)"], ["L", `go to the ${log}`], ["?", "this help"]];
+  for (const [key, text] of [...(app.layout ? app.layout.keys : []), ...common]) {
+    const k = el("span");
+    key.split(" ").forEach((part, i) => { if (i) k.append(" "); k.append(el("kbd", "", part)); });
+    keys.append(k, el("span", "", text));
+  }
+  const help = [app.layout && app.layout.help, app.game && app.game.lobby.blurb].filter(Boolean);
+  $("keys-help").textContent = help.join(" ");
 }
 
 // --- keyboard ----------------------------------------------------------------------------------------
 
-function handButtons() {
-  return [...$("hand").querySelectorAll("button.card")];
-}
-
-function moveFocus(list, delta) {
-  if (!list.length) return;
-  const i = list.indexOf(document.activeElement);
-  const next = list[(i + delta + list.length) % list.length];
-  list.forEach((b) => { b.tabIndex = -1; });
-  next.tabIndex = 0;
-  next.focus();
-}
-
 function onKey(e) {
-  if (e.target.closest("input, textarea, select, dialog") || e.ctrlKey || e.metaKey || e.altKey) return;
-  const l = legal();
-  const hand = handButtons();
-  const ledButtons = [...$("battle").querySelectorAll("button.card")];
-  const inHand = hand.includes(document.activeElement);
-  const onLed = ledButtons.includes(document.activeElement);
+  if (e.target.closest("input, textarea, select, dialog") || e.ctrlKey || e.metaKey || e.altKey || !app.layout) return;
   const key = e.key;
-  if (key === "ArrowLeft" || key === "ArrowRight") {
-    const list = onLed ? ledButtons : hand;
-    moveFocus(list, key === "ArrowLeft" ? -1 : 1);
+  if (app.layout.onKey(e)) {
     e.preventDefault();
-  } else if (key === "ArrowUp" && ledButtons.length && !onLed) {
-    ledButtons[0].focus();
-    e.preventDefault();
-  } else if (key === "ArrowDown" && onLed && hand.length) {
-    hand[0].focus();
-    e.preventDefault();
-  } else if (key === "Enter") {
-    if (inHand || onLed || document.activeElement === document.body || !document.activeElement.matches("button, a")) {
-      play();
-      e.preventDefault();
-    }
-  } else if (/^[1-9]$/.test(key) && hand[Number(key) - 1]) {
-    hand[Number(key) - 1].focus();
-    onHandCard(hand[Number(key) - 1].dataset.card);
-  } else if ((key === "t" || key === "T") && l && l.kind === "beat") {
-    play();
-  } else if (key === "m" || key === "M") {
-    if (l && l.declare.length) declare(l.declare[0]);
   } else if (key === "Escape") {
-    clearChoice();
+    app.layout.clear();
     render();
   } else if (key === "h" || key === "H") {
-    if (l && app.meta.hints) requestHint();
+    if (legal() && app.meta.hints) requestHint();
   } else if (key === "l" || key === "L") {
     $("log").focus();
   } else if (key === "?") {
@@ -869,11 +632,10 @@ function init() {
   app.socket.connect();
   // "gone, N s" counts up between messages.
   setInterval(() => {
-    if (app.meta && app.meta.seats.some((x) => x.kind === "person" && x.taken && !x.online)) {
-      renderSeats();
-      if (app.seat != null) {
-        $("me-badges").replaceChildren(...seatBadges(app.seat).children);
-      }
+    if (app.meta && app.layout && app.meta.seats.some((x) => x.kind === "person" && x.taken && !x.online)) {
+      app.layout.renderSeats($("seats"));
+      const seat = app.seat ?? 0;
+      $("me-badges").replaceChildren(...app.layout.badges(seat), ...presenceBadges(seat));
     }
   }, 1000);
   window.mustamaija = app; // For the browser test and for curious players in the console.

@@ -9,7 +9,7 @@ difficulty is graded by the solver's work (nodes searched), the length of
 the best line and the number of tempting wrong leads; the two-player and the
 three-player puzzles are each split into three equal levels, since the
 solver's work is not comparable between them. Run
-``python -m mustamaija.tui.puzzle_maker > puzzles.json`` (a minute or two).
+``python -m mustamaija.games.mustamaija.puzzles.maker > puzzles.json`` (a minute or two).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from types import FrameType
 
 from mustamaija.core.cards import QS, SUIT_MASKS, SUIT_SYMBOLS, CardSet
 from mustamaija.games.mustamaija.actions import Action
+from mustamaija.games.mustamaija.puzzles import LEVELS, NAMES, PUZZLE_FORMAT, Judge, Puzzle, verify
 from mustamaija.games.mustamaija.rules import Rules
 from mustamaija.games.mustamaija.solver import solve
 from mustamaija.games.mustamaija.state import State
 from mustamaija.tui.describe import SUIT_WORDS
-from mustamaija.tui.puzzles import LEVELS, NAMES, PUZZLE_FORMAT, Judge, Puzzle, verify
 
 __all__ = ["candidates", "candidates3", "dumps", "main", "make", "retitle"]
 

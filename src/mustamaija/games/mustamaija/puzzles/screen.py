@@ -1,29 +1,38 @@
-"""The puzzle list and the puzzle screen: play an endgame out against the solver."""
+"""The puzzle list and the puzzle screen: play a Mustamaija endgame out against the exact solver.
+
+The screen is the terminal's shared hand screen (:class:`~mustamaija.tui.table.HandScreen`)
+with the Mustamaija table's panels, choice of cards and typed moves.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+import asyncio
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import ClassVar, Final
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.games.mustamaija.actions import Action, Beat, Lead
-from mustamaija.games.mustamaija.state import DEFEND, LEAD, State
-from mustamaija.tui.commands import parse_command
-from mustamaija.tui.describe import explain_error
+from mustamaija.games.mustamaija.actions import Action
+from mustamaija.games.mustamaija.puzzles import NAMES, Puzzle, PuzzleGame, load_puzzles, refutation_text
+from mustamaija.games.mustamaija.state import DEFEND, State
+from mustamaija.games.mustamaija.tui.commands import parse_command
+from mustamaija.games.mustamaija.tui.controller import move_of
+from mustamaija.games.mustamaija.tui.describe import explain_error
+from mustamaija.games.mustamaija.tui.layout import MustamaijaRenderer
+from mustamaija.games.mustamaija.tui.render import info_text, seats_table, table_text
+from mustamaija.games.mustamaija.tui.selection import Selection
 from mustamaija.tui.dialogs import TextScreen
-from mustamaija.tui.puzzles import NAMES, Puzzle, PuzzleGame, refutation_text
-from mustamaija.tui.render import info_text, seats_table, table_text
-from mustamaija.tui.selection import Selection
-from mustamaija.tui.table import TableScreen
+from mustamaija.tui.play_screen import table_panels
+from mustamaija.tui.table import HandScreen
 from mustamaija.tui.widgets import CommandLine, HandPanel, LogPanel, Panel
 
 __all__ = ["PUZZLE_HELP", "PuzzleMenu", "PuzzleScreen"]
@@ -60,7 +69,7 @@ class PuzzleMenu(Screen[None]):
 
     def on_mount(self) -> None:
         """Focus the list."""
-        self.title = "Mustamaija puzzles"
+        self.title = self.app.title = "Mustamaija puzzles"
         self.query_one("#puzzles", OptionList).focus()
 
     def on_screen_resume(self) -> None:
@@ -77,33 +86,28 @@ class PuzzleMenu(Screen[None]):
         self.app.push_screen(PuzzleScreen(self, index))
 
 
-class PuzzleScreen(TableScreen):
+class PuzzleScreen(HandScreen):
     """One puzzle: play it out against the solver; a losing move is shown its refutation."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "help", "help"),
-        Binding("f2", "retry", "try again"),
-        Binding("f3", "solution", "solution"),
+        Binding("f1", "help", "help"), Binding("f2", "retry", "try again"), Binding("f3", "solution", "solution"),
         Binding("f4", "next_puzzle", "next puzzle"),
     ]
 
-    EMPTY_LINE_KEYS: ClassVar[dict[str, str]] = {**TableScreen.EMPTY_LINE_KEYS, "question_mark": "help"}
+    EMPTY_LINE_KEYS: ClassVar[dict[str, str]] = {**HandScreen.EMPTY_LINE_KEYS, "question_mark": "help"}
 
     def __init__(self, menu: PuzzleMenu, index: int) -> None:
-        super().__init__()
+        selection = Selection()
+        game = PuzzleGame(menu.puzzles[index])
+        super().__init__(selection, 0, NAMES[: game.state.n])
+        self.selection = selection
         self.menu = menu
         self.index = index
-        self.game = PuzzleGame(menu.puzzles[index])
+        self.game = game
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="top"):
-            with Vertical(id="left"):
-                yield Panel("Position", id="seats")
-                yield Panel("Puzzle", id="info")
-            with Vertical(id="centre"):
-                yield Panel("Table", id="table")
-                yield LogPanel(id="log")
+        yield from table_panels(_RENDERER, side=False)
         yield HandPanel("Your hand", id="hand")
         yield Static("", id="preview")
         yield Static("", id="message")
@@ -114,7 +118,7 @@ class PuzzleScreen(TableScreen):
 
     def on_mount(self) -> None:
         """Draw the position."""
-        self.title = "Mustamaija puzzles"
+        self.title = self.app.title = "Mustamaija puzzles"
         self.focus_command()
         self.say(self.game.puzzle.note)
         self.redraw()
@@ -122,14 +126,14 @@ class PuzzleScreen(TableScreen):
     def table_state(self) -> State:
         return self.game.state
 
-    def my_turn(self) -> bool:
-        return self.game.your_turn
+    def explain(self, message: str) -> str:
+        return explain_error(message.replace("seat 0 does not hold", "you do not hold"))
 
     def act(self, action: Action) -> None:
         try:
             verdict = self.game.play(action)
         except MustamaijaError as e:
-            self.say(explain_error(str(e)), error=True)
+            self.fail(e)
             return
         if verdict.ok:
             self.say(verdict.message)
@@ -140,6 +144,7 @@ class PuzzleScreen(TableScreen):
             self.game.log.append("Refutation:")
             self.game.log.extend("  " + line for line in refutation_text(verdict.refutation))
         self.selection = Selection()
+        self.choice = self.selection
         self.redraw()
 
     def command(self, text: str) -> bool:
@@ -156,29 +161,12 @@ class PuzzleScreen(TableScreen):
         if word in ("help", "?"):
             self.action_help()
             return True
-        try:
-            cmd = parse_command(text)
-        except MustamaijaError as e:
-            self.say(explain_error(str(e)), error=True)
-            return False
         st = self.game.state
-        action: Action
         try:
-            if cmd.kind == "cards" and st.phase == LEAD:
-                action = Lead(0, sum(1 << c for c in cmd.cards))
-            elif cmd.kind == "pairs" and st.phase == DEFEND:
-                action = Beat.of(0, {a: b for a, b in cmd.pairs if b is not None})
-            elif cmd.kind == "cards" and st.phase == DEFEND and len(cmd.cards) == 1 and st.led.bit_count() == 1:
-                action = Beat.of(0, {st.led.bit_length() - 1: cmd.cards[0]})
-            elif cmd.kind == "take" and st.phase == DEFEND:
-                action = Beat(0, ())
-            else:
-                raise MustamaijaError("type a lead such as 9H 4H, a defence such as 9H:JH or take, or: retry, "
-                                      "solution, next")
+            action = move_of(parse_command(text), st, 0)
             st.verify(action)
         except MustamaijaError as e:
-            self.say(explain_error(str(e).replace("seat 0 does not hold", "you do not hold")), error=True)
-            return False
+            return self.fail(e)
         self.act(action)
         return True
 
@@ -194,8 +182,9 @@ class PuzzleScreen(TableScreen):
         status = {"solving": "to solve", "solved": "solved ✓", "failed": "failed ✗"}[g.status]
         extra = [("Puzzle", f"{p.id}, {p.level} {_level_mark(p.level)}"), ("Status", status)]
         self.query_one("#info", Panel).show(info_text(st, extra))
-        pairs = self.selection.pairs if self.my_turn() and st.phase == DEFEND else None
-        target = self.selection.target if self.my_turn() and st.phase == DEFEND else -1
+        mine = self.game.your_turn and st.phase == DEFEND
+        pairs = self.selection.pairs if mine else None
+        target = self.selection.target if mine else -1
         self.query_one("#table", Panel).show(table_text(st, names, pairs=pairs, target=target))
         self.query_one("#log", LogPanel).show_lines(g.log)
         self.draw_hand()
@@ -204,6 +193,7 @@ class PuzzleScreen(TableScreen):
         """Start the puzzle again."""
         self.game.reset()
         self.selection = Selection()
+        self.choice = self.selection
         self.say(self.game.puzzle.note)
         self.redraw()
 
@@ -251,3 +241,35 @@ that lets them force your loss is shown its refutation.
 | ? or F1 | this help |
 | Esc | clear the line, then your choice; again: back to the list |
 """
+
+
+class _PuzzlePanels(MustamaijaRenderer):
+    """The Mustamaija panels under the puzzle's titles."""
+
+    titles: Mapping[str, str] = {"seats": "Position", "info": "Puzzle", "table": "Table"}
+
+
+_RENDERER: Final = _PuzzlePanels()
+
+
+async def screenshot(out: str) -> None:
+    """Save ``puzzle.svg``: a three-player puzzle after a wrong first lead, the refutation in the log."""
+    from mustamaija.tui.app import TableApp
+
+    puzzles = load_puzzles()
+    index = next(i for i, p in enumerate(puzzles) if len(p.hands) == 3)
+    p = puzzles[index]
+    menu = PuzzleMenu(puzzles)
+    app = TableApp(screens=[menu, PuzzleScreen(menu, index)])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        wrong = next(lead for lead in p.start().legal_leads() if lead.cards not in p.solution)
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen)
+        screen.act(wrong)
+        await pilot.pause(0.2)
+        app.save_screenshot("puzzle.svg", out)
+
+
+if __name__ == "__main__":  # python -m mustamaija.games.mustamaija.puzzles.screen docs/screenshots
+    asyncio.run(screenshot(sys.argv[1] if len(sys.argv) > 1 else os.path.join("docs", "screenshots")))

@@ -24,8 +24,10 @@ Lead(seat=0, cards=1081344)
 
 from __future__ import annotations
 
-from mustamaija.core.cards import SUIT_MASKS, card_name, card_symbol, cards_of
-from mustamaija.core.errors import IllegalActionError
+from collections.abc import Sequence
+
+from mustamaija.core.cards import SUIT_MASKS, SUIT_SYMBOLS, card_name, card_symbol, cards_of
+from mustamaija.core.errors import IllegalActionError, MustamaijaError
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import Action, Beat, Lead
 from mustamaija.games.mustamaija.state import DEFEND, LEAD, State
@@ -64,7 +66,10 @@ def playable(state: State, seat: int, chosen: int = 0, pairs: dict[int, int] | N
 
 
 class Selection:
-    """What the person has chosen so far for the action in hand; reset at every new decision."""
+    """What the person has chosen so far for the action in hand; reset at every new decision.
+
+    It is the Mustamaija table's :class:`~mustamaija.tui.plugin.HandChoice`.
+    """
 
     def __init__(self) -> None:
         self.order: list[int] = []
@@ -128,6 +133,8 @@ class Selection:
 
     def toggle(self, state: State, seat: int, card: int | None = None) -> str:
         """Choose or unchoose a card (the cursor's by default); return what happened, or raise naming the rule."""
+        if not _my_turn(state, seat):
+            raise MustamaijaError("wait for your turn")
         c = self.card if card is None else card
         if c < 0:
             return ""
@@ -160,18 +167,25 @@ class Selection:
 
     def action(self, state: State, seat: int) -> Action:
         """Return the action Enter plays: the chosen lead (or the cursor's card alone), or the defence."""
+        if not _my_turn(state, seat):
+            raise MustamaijaError("wait for your turn")
         if state.phase == LEAD:
             return Lead(seat, self.chosen or (1 << self.card if self.card >= 0 else 0))
         return Beat.of(seat, self.pairs)
 
-    def preview(self, state: State, seat: int) -> str:
-        """Return what Enter would do now, for the prompt line."""
-        if state.is_over or state.to_act != seat:
+    def preview(self, state: State, seat: int, names: Sequence[str] = ()) -> str:
+        """Return what Enter would do now, for the prompt line (and that ``m`` declares a marriage, when one can be)."""
+        if not _my_turn(state, seat):
             return ""
         if state.phase == LEAD:
             if self.chosen:
-                return f"Enter: lead {cards_text(self.chosen)}"
-            return f"Enter: lead {card_symbol(self.card)} alone" if self.card >= 0 else ""
+                text = f"Enter: lead {cards_text(self.chosen)}"
+            else:
+                text = f"Enter: lead {card_symbol(self.card)} alone" if self.card >= 0 else ""
+            decl = [d.suit for d in state.legal_declares()] if not state.in_progress else []
+            if decl:
+                text += "  ·  m: declare the marriage in " + " or ".join(SUIT_SYMBOLS[s] for s in decl)
+            return text
         beaten = sum(1 << t for t in self.pairs)
         parts = [f"beat {card_symbol(t)} with {card_symbol(b)}" for t, b in sorted(self.pairs.items())]
         taken = state.led & ~beaten
@@ -182,3 +196,49 @@ class Selection:
     def describe_target(self) -> str:
         """Return the led card the next beater goes to."""
         return card_name(self.target) if self.target >= 0 else "-"
+
+    # -- the rest of a hand choice (mustamaija.tui.plugin.HandChoice) ------------------------------
+
+    def aim(self, state: State, seat: int, delta: int) -> bool:
+        """Defending: point at another led card (↑ ↓); return whether there was one to point at."""
+        if state.phase != DEFEND or not _my_turn(state, seat):
+            return False
+        self.cycle_target(state, delta)
+        return True
+
+    def click(self, state: State, seat: int, index: int) -> str:
+        """Choose the clicked card, as space would."""
+        return self.toggle(state, seat) if self.goto(index) else ""
+
+    def bright(self, state: State, seat: int) -> int:
+        """Return the cards that can be played next (all, while it is not the seat's turn)."""
+        return playable(state, seat, self.chosen, self.pairs) if _my_turn(state, seat) else -1
+
+    def marks(self, state: State, seat: int) -> dict[int, str]:
+        """Return the led card each chosen beater goes to."""
+        return {b: "→" + cards_text(1 << t) for t, b in self.pairs.items()} if _my_turn(state, seat) else {}
+
+    def focused(self, state: State, seat: int) -> bool:
+        """Return whether the cursor shows: on the seat's turn."""
+        return _my_turn(state, seat)
+
+    def clear(self) -> None:
+        """Put back the chosen cards and the defence's pairs."""
+        self.chosen = 0
+        self.pairs = {}
+
+    def preselect(self, state: State, seat: int, action: Action) -> bool:
+        """Choose a suggested lead or defence in the hand; a marriage cannot be shown so (False)."""
+        self.sync(state, seat)
+        if isinstance(action, Lead):
+            self.chosen = action.cards
+        elif isinstance(action, Beat):
+            self.pairs = dict(action.pairs)
+            self.target = -1
+        else:
+            return False
+        return True
+
+
+def _my_turn(state: State, seat: int) -> bool:
+    return not state.is_over and state.to_act == seat

@@ -1,4 +1,4 @@
-"""Endgame puzzles: talon-empty positions of two or three players with every card known, checked by the exact solver.
+"""Mustamaija's endgame puzzles: talon-empty positions of two or three players with every card known, checked by the exact solver.
 
 You are seat 0 and lead. Find a lead that makes sure you are not the
 Mustamaija, whatever the others do, then play the position out. The solver
@@ -7,10 +7,12 @@ force your loss is shown its refutation (their answer and the best line
 after it). With three players the two others count as one side, so a
 puzzle never hangs on an opponent's mistake.
 
-The puzzles live in ``puzzles.json`` beside this module (FORMATS.md
+The puzzles live in ``puzzles.json`` in this package (docs/formats.md
 positions with a title, a level and the full set of safe first leads);
 :func:`verify` checks one against the solver, and
-``python -m mustamaija.tui.puzzle_maker`` made them.
+``python -m mustamaija.games.mustamaija.puzzles.maker`` made them. The
+puzzle list and the puzzle screen are :mod:`.screen`; ``mustamaija puzzle``
+is :mod:`.cli`.
 
 >>> puzzles = load_puzzles()
 >>> len(puzzles) >= 20, puzzles[0].level
@@ -114,7 +116,7 @@ class Puzzle:
 def load_puzzles(text: str | None = None) -> list[Puzzle]:
     """Return the shipped puzzles (or those of a ``puzzles.json`` text), easiest first."""
     if text is None:
-        text = resources.files(__package__ or "mustamaija.tui").joinpath("puzzles.json").read_text(encoding="utf-8")
+        text = resources.files(__name__).joinpath("puzzles.json").read_text(encoding="utf-8")
     obj = json.loads(text)
     if obj.get("format") != PUZZLE_FORMAT:
         raise FormatError(f"not a puzzle file: expected format {PUZZLE_FORMAT!r}")
