@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mustamaija.core.protocol import BotFactory
+from mustamaija.core.protocol import BotFactory, ResultKind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -28,9 +28,51 @@ if TYPE_CHECKING:
 
 __all__ = ["GameBase"]
 
+_DESCRIPTION = ("name", "title", "players", "presets", "result_kind", "levels", "obs_size")
+"""The class keywords that describe a game (see :class:`GameBase`)."""
+
 
 class GameBase:
-    """The shared half of a game object."""
+    """The shared half of a game object.
+
+    A subclass declares itself in its class keywords: its description (``name``, ``title``,
+    ``players`` as (fewest, most), ``presets``, ``result_kind``, ``levels``, ``obs_size``) and its
+    engine (``record``, its :class:`~mustamaija.core.records.DealRecord`, which names the state and
+    rules classes; the functions ``sampler``, ``summary`` and ``step_name``).
+    """
+
+    name: str
+    """The registry key (see :class:`~mustamaija.core.protocol.Game`)."""
+    title: str
+    """The name people read."""
+    min_players: int
+    """The fewest seats any rule set allows."""
+    max_players: int
+    """The most seats any rule set allows."""
+    presets: Sequence[str]
+    """The named rule sets, the default first."""
+    result_kind: ResultKind
+    """How tournaments score a deal."""
+    levels: Mapping[str, str]
+    """The bot spec of each strength level."""
+    obs_size: int
+    """The length of the observation vector."""
+
+    def __init_subclass__(cls, **declared: Any) -> None:
+        # A subclass of a declared game (a variant, an outside game built on one) keeps what it does not redeclare.
+        engine = {key: declared.pop(key) for key in ("record", "sampler", "summary", "step_name") if key in declared}
+        description = {key: declared.pop(key) for key in _DESCRIPTION if key in declared}
+        super().__init_subclass__(**declared)
+        if "players" in description:
+            cls.min_players, cls.max_players = description.pop("players")
+        for key, value in description.items():
+            setattr(cls, key, value)
+        if "record" in engine:
+            record = engine.pop("record")
+            cls.RECORD, cls.STATE, cls.RULES = record, record.STATE, record.RULES
+            cls.PACKAGE = cls.__module__.rpartition(".")[0]  # Subclasses elsewhere keep the engine's package.
+        for key, function in engine.items():
+            setattr(cls, "name_step" if key == "step_name" else key, staticmethod(function))
 
     STATE: ClassVar[Any]
     """The state class: ``from_seed(players, seed, rules)`` and ``deal(players, deck, rules, dealer)``."""
@@ -38,18 +80,39 @@ class GameBase:
     """The rule set class (a :class:`~mustamaija.core.rules.RuleSet`)."""
     RECORD: ClassVar[Any]
     """The record class (a :class:`~mustamaija.core.records.DealRecord`)."""
-    RENDERERS: ClassVar[Mapping[str, str]] = {}
-    """Front end -> ``module:attribute`` of the renderer that draws this game there."""
-    OBSERVATION: ClassVar[str]
-    """The module with ``encode(view, out)``, imported on first use (it needs numpy)."""
-    PLAYERS: ClassVar[str]
-    """The module with ``BOTS``, this game's own bots, imported on first use."""
+    RENDERERS: ClassVar[Mapping[str, str]] = {"web": "web:RENDERER", "tui": "tui:table"}
+    """Front end -> ``module:attribute`` of the renderer that draws this game there, the module named
+    within the game's package; a game without a renderer for a front end leaves it out."""
     sampler: ClassVar[Any]
     """``sample_state(view, rng)``: a state drawn uniformly among those the view cannot tell apart."""
     summary: ClassVar[Any]
     """``state_to_json(state)``: the ``replay --json`` object."""
     name_step: ClassVar[Any]
     """``step_name(step)``."""
+
+    PACKAGE: ClassVar[str]
+    """The package of the class that declared the engine: its ``observation``, ``players`` and renderer
+    modules live there."""
+
+    @property
+    def package(self) -> str:
+        """Return the game's package (:attr:`PACKAGE`)."""
+        return self.PACKAGE
+
+    @property
+    def long_name(self) -> str:
+        """Return the title (OpenSpiel's word)."""
+        return str(getattr(self, "title", ""))
+
+    @property
+    def env_name(self) -> str:
+        """Return the name as an identifier (``-`` becomes ``_``), for environment and OpenSpiel ids."""
+        return str(getattr(self, "name", "")).replace("-", "_")
+
+    @property
+    def num_steps(self) -> int:
+        """Return the size of the step space."""
+        return int(self.STATE.NUM_STEPS)
 
     @property
     def rule_defaults(self) -> Mapping[str, Any]:
@@ -109,11 +172,11 @@ class GameBase:
 
     def encode(self, view: Any, out: npt.NDArray[np.float32]) -> None:
         """Write the observation of ``view`` into ``out`` (the game's observation module)."""
-        importlib.import_module(self.OBSERVATION).encode(view, out)
+        importlib.import_module(f"{self.package}.observation").encode(view, out)
 
     def bots(self) -> Mapping[str, tuple[BotFactory, str]]:
         """Return this game's own bots: name -> (factory, description)."""
-        bots: Mapping[str, tuple[BotFactory, str]] = importlib.import_module(self.PLAYERS).BOTS
+        bots: Mapping[str, tuple[BotFactory, str]] = importlib.import_module(f"{self.package}.players").BOTS
         return bots
 
     def describe_action(self, action: Any) -> str:
@@ -122,4 +185,5 @@ class GameBase:
 
     def renderer(self, front_end: str) -> str | None:
         """Return the ``module:attribute`` of this game's renderer for ``front_end``, if it has one."""
-        return self.RENDERERS.get(front_end)
+        target = self.RENDERERS.get(front_end)
+        return f"{self.package}.{target}" if target else None

@@ -130,6 +130,15 @@ class DealRecord(JsonDocument):
     """The game's state class: ``STATE.deal(players, deck, rules, dealer)``."""
     RULES: ClassVar[Any]
     """The game's rule set class (a :class:`~mustamaija.core.rules.RuleSet`)."""
+    READ_ACTION: ClassVar[Any]
+    """``action_from_json(obj, players)``: the game's reader of record actions."""
+
+    def __init_subclass__(cls, *, format: str, game: str, state: Any, read_action: Any, **kwargs: Any) -> None:
+        # A game's record class declares its format, its game, its state class (which names the rules class)
+        # and its reader of record actions as class keywords.
+        super().__init_subclass__(**kwargs)
+        cls.FORMAT, cls.GAME, cls.STATE, cls.RULES = format, game, state, state.RULES
+        cls.READ_ACTION = staticmethod(read_action)
 
     # -- the game's hooks ------------------------------------------------------------
 
@@ -169,9 +178,9 @@ class DealRecord(JsonDocument):
         raise NotImplementedError
 
     @classmethod
-    def action_from_json(cls, obj: object, players: int) -> Any:
-        """Return the compound action of a record's JSON action."""
-        raise NotImplementedError
+    def action_from_json(cls, obj: object, players: int | None = None) -> Any:
+        """Return the compound action of a record's JSON action (the game's ``READ_ACTION``)."""
+        return cls.READ_ACTION(obj, players)
 
     # -- building --------------------------------------------------------------------
 

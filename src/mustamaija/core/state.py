@@ -72,13 +72,23 @@ class StepState:
 
     NUM_STEPS: ClassVar[int]
     """The size of the game's fixed step space."""
+    RULES: ClassVar[Any]
+    """The game's rule set class."""
+    PHASE_NAMES: ClassVar[Sequence[str]]
+    """The names of the phases, by number (``replay --json`` shows them)."""
+    OVER_PHASE: ClassVar[int]
+    """The phase of a deal that is over."""
 
     n: int
     """The number of seats."""
+    phase: int
+    """The phase: what the seat to act chooses (the game's ``Phase``)."""
     log: Log
     """The compound actions taken so far: ``None`` or ``(last action, earlier log)`` (see :mod:`~mustamaija.core.history`)."""
     nlog: int
     """The number of compound actions in :attr:`log`."""
+    _legal: int
+    """The legal-step mask, cached; -1 when it must be computed again."""
 
     # -- the game's part -------------------------------------------------------------
 
@@ -90,9 +100,14 @@ class StepState:
         """Take one step in place; an illegal step raises and changes nothing."""
         raise NotImplementedError
 
-    def verify(self, action: Any) -> None:
-        """Raise :class:`IllegalActionError` unless the compound action is legal now."""
+    def _explain_step(self, step: int) -> None:
+        """Raise the :class:`IllegalActionError` that says why ``step``, a number of the step space, is illegal now."""
         raise NotImplementedError
+
+    def _over_error(self) -> IllegalActionError:
+        """Return the error of an action tried once the deal is over (naming the rule that ended it)."""
+        raise NotImplementedError
+
 
     def copy(self) -> Self:
         """Return an independent copy (see :func:`install_copy`)."""
@@ -109,9 +124,29 @@ class StepState:
         """Return the number of seats."""
         return self.n
 
+    @property
+    def phase_name(self) -> str:
+        """Return the name of the phase."""
+        return self.PHASE_NAMES[self.phase]
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether no more actions can be taken."""
+        return self.phase == self.OVER_PHASE
+
     def legal_actions(self) -> list[int]:
         """Return the legal steps in rising order."""
         return cards_of(self.legal_mask())  # The same bit walk serves card masks and step masks.
+
+    def verify_step(self, step: int) -> None:
+        """Raise :class:`IllegalActionError` naming the rule unless ``step`` is legal now."""
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < self.NUM_STEPS:
+            raise IllegalActionError("steps", f"no step has the number {step!r}: steps are 0 to {self.NUM_STEPS - 1}")
+        if self.legal_mask() >> step & 1:
+            return
+        if self.phase == self.OVER_PHASE:
+            raise self._over_error()
+        self._explain_step(step)
 
     def can_step(self, step: int) -> bool:
         """Return whether ``step`` is legal now."""
@@ -126,6 +161,22 @@ class StepState:
     def actions(self) -> list[Any]:
         """Return the compound actions taken so far, in order (the record's action list)."""
         return list(History(self.log, self.nlog))
+
+    ACTIONS: ClassVar[dict[type, tuple[Any, Any]]]
+    """The game's compound actions: action class -> (check, transition), each a function of (state, action)."""
+
+    def verify(self, action: Any) -> None:
+        """Raise :class:`IllegalActionError` unless the compound action is legal now."""
+        entry = self.ACTIONS.get(type(action))
+        if entry is None:
+            raise TypeError(f"not an action: {action!r}")
+        entry[0](self, action)
+
+    def play(self, action: Any) -> None:
+        """Take a compound action in place, after checking it."""
+        self.verify(action)
+        self._legal = -1  # type: ignore[misc]  # The subclass declares the slot.
+        self.ACTIONS[type(action)][1](self, action)
 
     def can_play(self, action: Any) -> bool:
         """Return whether the compound action is legal now."""

@@ -17,15 +17,23 @@ ValueError: no seat 4 with 4 players
 
 from __future__ import annotations
 
+from typing import Any
+
 from mustamaija.core.cards import card_symbol, cards_of
 
-__all__ = ["ViewBase", "check_seat"]
+__all__ = ["ViewBase", "check_seat", "view_head"]
 
 
 def check_seat(seat: int | None, players: int) -> None:
     """Raise ``ValueError`` unless ``seat`` is a seat of the table or ``None`` (a spectator)."""
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
         raise ValueError(f"no seat {seat!r} with {players} players")
+
+
+def view_head(state: Any, seat: int | None) -> dict[str, Any]:
+    """Return the fields every view copies from its state: the seat, the rules, the seats, the dealer, the phase, the actor."""
+    return {"seat": seat, "rules": state.rules, "players": state.n, "dealer": state.dealer, "phase": state.phase,
+            "to_act": state.to_act}
 
 
 class ViewBase:

@@ -21,9 +21,9 @@ from typing import Any, Final
 from mustamaija.core.bench import BenchSection
 from mustamaija.core.errors import RulesError
 from mustamaija.core.game import GameBase
-from mustamaija.core.protocol import ResultKind, SearchKit
+from mustamaija.core.protocol import SearchKit
 from mustamaija.core.registry import register_game
-from mustamaija.games.black_maria.actions import NUM_STEPS, Action, step_name
+from mustamaija.games.black_maria.actions import Action, step_name
 from mustamaija.games.black_maria.record import Record, state_to_json
 from mustamaija.games.black_maria.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, check_players, deal_size, in_play, pass_count
 from mustamaija.games.black_maria.sampling import sample_state
@@ -35,34 +35,17 @@ __all__ = ["GAME", "BlackMariaGame"]
 OBS_SIZE: Final = 1491
 """The observation length of :mod:`~mustamaija.games.black_maria.observation` (checked there)."""
 
-RENDERERS: Final[dict[str, str]] = {"web": "mustamaija.games.black_maria.web:RENDERER", "tui": "mustamaija.games.black_maria.tui:table"}
-"""Front end -> ``module:attribute`` of the renderer that draws a Black Maria table there."""
+
+LEVELS: Final = {"easy": "random", "medium": "heuristic", "hard": "pimc:samples=20", "expert": "pimc:samples=60"}
+"""The bot of each strength level: the search's samples grow with the level."""
 
 
-class BlackMariaGame(GameBase):
+class BlackMariaGame(
+    GameBase, name="black-maria", title="Black Maria", players=(MIN_PLAYERS, MAX_PLAYERS), presets=("standard",),
+    result_kind="points", levels=LEVELS, obs_size=OBS_SIZE,
+    record=Record, sampler=sample_state, summary=state_to_json, step_name=step_name,
+):
     """Black Maria, the British game of the Hearts family, as a :class:`~mustamaija.core.protocol.Game`."""
-
-    STATE = State
-    RULES = Rules
-    RECORD = Record
-    RENDERERS = RENDERERS
-    OBSERVATION = "mustamaija.games.black_maria.observation"
-    PLAYERS = "mustamaija.games.black_maria.players"
-    sampler = staticmethod(sample_state)
-    summary = staticmethod(state_to_json)
-    name_step = staticmethod(step_name)
-
-    name = "black-maria"
-    title = "Black Maria"
-    long_name = "Black Maria"
-    env_name = "black_maria"
-    num_steps = NUM_STEPS
-    obs_size = OBS_SIZE
-    max_players = MAX_PLAYERS
-    min_players = MIN_PLAYERS
-    presets: Sequence[str] = ("standard",)
-    result_kind: ResultKind = "points"
-    levels: Mapping[str, str] = {"easy": "random", "medium": "heuristic", "hard": "pimc:samples=20", "expert": "pimc:samples=60"}
 
     def make_rules(self, preset: str | None = None, overrides: Mapping[str, Any] | None = None) -> Rules:
         """Return the rules (``preset`` must be ``"standard"``: Black Maria has one rule set) with ``overrides``."""

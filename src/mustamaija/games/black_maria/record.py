@@ -35,16 +35,12 @@ GAME: Final = "black-maria"
 
 
 @dataclass(frozen=True)
-class Record(DealRecord):
+class Record(DealRecord, format=RECORD_FORMAT, game=GAME, state=State, read_action=action_from_json):
     """One hand of Black Maria: rules, seats, dealer, the deck of the cards in play (top first) and the actions."""
 
     rules: Rules = field(default_factory=Rules)
     actions: tuple[Action, ...] = ()
 
-    FORMAT: ClassVar[str] = RECORD_FORMAT
-    GAME: ClassVar[str] = GAME
-    STATE: ClassVar[type[State]] = State
-    RULES: ClassVar[type[Rules]] = Rules
     NO_DECK: ClassVar[str] = "this state was not dealt from a deck (it was sampled), so it has no record"
 
     @classmethod
@@ -67,21 +63,6 @@ class Record(DealRecord):
     def shuffled_deck(cls, players: int, rng: random.Random) -> tuple[int, ...]:
         """Shuffle the cards in play."""
         return shuffled_deck(players, rng)
-
-    @classmethod
-    def action_from_json(cls, obj: object, players: int) -> Action:
-        """Read a pass or a play."""
-        return action_from_json(obj, players)
-
-    def start(self) -> State:
-        """Return the state right after the deal."""
-        return State.deal(self.players, self.deck, self.rules, self.dealer)
-
-    def replay(self) -> State:
-        """Return the state after the last action, checking every action against the rules."""
-        s: State = super().replay()
-        return s
-
 
 def _names(mask: int) -> list[str]:
     return [card_name(c) for c in cards_of(mask)]

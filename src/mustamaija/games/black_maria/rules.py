@@ -15,6 +15,7 @@ mustamaija.core.errors.RulesError: unknown rule key 'target' (known keys: allow_
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Final
 
 from mustamaija.core.cards import ALL_CARDS, parse_cards
@@ -77,6 +78,23 @@ def deal_size(players: int) -> int:
 def pass_count(players: int) -> int:
     """Return the number of cards each seat passes to its left (B3)."""
     return _PASS[check_players(players)]
+
+
+class Phase(IntEnum):
+    """The phase of a hand.
+
+    PASS: seats choose the cards they pass to the left, one after another (B3); PLAY: seats play
+    to tricks (B4, B5); OVER: every trick has been played and the points are scored (B6, B7).
+    """
+
+    PASS = 0
+    PLAY = 1
+    OVER = 2
+
+
+PASS, PLAY, OVER = Phase.PASS, Phase.PLAY, Phase.OVER
+PHASES: Final = tuple(p.name.lower() for p in Phase)
+"""The phase names of ``replay --json`` and the views, by phase number."""
 
 
 @dataclass(frozen=True, slots=True)

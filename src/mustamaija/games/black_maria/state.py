@@ -19,39 +19,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, ClassVar, Final
 
 from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_name, cards_mask, cards_of, parse_card
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
-from mustamaija.core.history import Log
 from mustamaija.core.state import StepState, can_of, install_copy
 from mustamaija.games.black_maria import legality as L
-from mustamaija.games.black_maria.actions import Action, Pass, Play
+from mustamaija.games.black_maria.actions import Pass, Play
 from mustamaija.games.black_maria.deals import shuffled_deck
-from mustamaija.games.black_maria.rules import Rules, check_players, in_play, pass_count
-
-if TYPE_CHECKING:
-    from mustamaija.games.black_maria.view import View
+from mustamaija.games.black_maria.rules import OVER, PASS, PHASES, PLAY, Phase, Rules, check_players, in_play, pass_count
+from mustamaija.games.black_maria.view import View, view_of
 
 __all__ = ["OVER", "PASS", "PHASES", "PLAY", "RENEGE_PENALTY", "Phase", "State"]
 
-class Phase(IntEnum):
-    """The phase of a hand, which says what the seat to act chooses."""
-
-    PASS = 0
-    """Seats choose the cards they pass to the left, one after another (B3)."""
-    PLAY = 1
-    """Seats play to tricks (B4, B5)."""
-    OVER = 2
-    """Every trick has been played; the points are scored (B6, B7)."""
-
-
-PASS: Final = Phase.PASS
-PLAY: Final = Phase.PLAY
-OVER: Final = Phase.OVER
-PHASES: Final = tuple(p.name.lower() for p in Phase)
-"""The phase names of ``replay --json`` and the views, by phase number."""
 RENEGE_PENALTY: Final = 10
 """B7: the points charged for each renege (only possible when ``allow_renege`` is true)."""
 
@@ -74,6 +54,9 @@ class State(StepState):
     """
 
     NUM_STEPS = 52
+    RULES = Rules
+    PHASE_NAMES = PHASES
+    OVER_PHASE = OVER
     """Every step is a card: one chosen for the pass, or the card played (docs/black-maria.md)."""
 
     __slots__ = (
@@ -122,9 +105,6 @@ class State(StepState):
     won: tuple[int, ...]
     reneges: tuple[int, ...]
     voids: tuple[int, ...]
-    log: Log
-    nlog: int
-    _legal: int
 
     # -- construction ------------------------------------------------------------
 
@@ -133,8 +113,8 @@ class State(StepState):
              dealer: int = 0) -> State:
         """Deal a hand from an explicit deck of the cards in play, top card first (B1, B2).
 
-        Cards go one at a time from the top to seat ``dealer + 1`` and on
-        clockwise until the deck is used; then every seat passes (B3).
+        The deck is dealt out a card at a time, starting at the dealer's left
+        and going clockwise, until it is used up; then every seat passes (B3).
         """
         check_players(players)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
@@ -204,16 +184,6 @@ class State(StepState):
         return self.actor
 
     @property
-    def phase_name(self) -> str:
-        """Return ``"pass"``, ``"play"`` or ``"over"``."""
-        return PHASES[self.phase]
-
-    @property
-    def is_over(self) -> bool:
-        """Return whether every trick has been played."""
-        return self.phase == OVER
-
-    @property
     def in_progress(self) -> bool:
         """Return whether the actor has chosen some cards of a pass step by step."""
         return self.sel != 0
@@ -244,8 +214,6 @@ class State(StepState):
 
     def view(self, seat: int | None) -> View:
         """Return what ``seat`` can know; ``None`` gives the spectator's view."""
-        from mustamaija.games.black_maria.view import view_of
-
         return view_of(self, seat)
 
     # -- steps -------------------------------------------------------------------------
@@ -264,14 +232,7 @@ class State(StepState):
         self._legal = m
         return m
 
-    def verify_step(self, step: int) -> None:
-        """Raise :class:`IllegalActionError` naming the rule unless ``step`` is legal now."""
-        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < 52:
-            raise IllegalActionError("steps", f"no step has the number {step!r}: steps are 0 to 51")
-        if self.legal_mask() >> step & 1:
-            return
-        if self.phase == OVER:
-            raise self._over_error()
+    def _explain_step(self, step: int) -> None:
         seat = self.actor
         hand = self.hands[seat]
         if self.phase == PLAY:
@@ -354,23 +315,10 @@ class State(StepState):
         self._legal = -1
         return self._do_play(self.actor, _card(card))
 
-    def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` unless the compound action is legal now."""
-        if isinstance(action, Pass):
-            self.verify_pass_cards(action.cards, action.seat)
-        elif isinstance(action, Play):
-            self.verify_play_card(action.card, action.seat)
-        else:
-            raise TypeError(f"not a Black Maria action: {action!r}")
-
-    def play(self, action: Action) -> None:
-        """Take a compound action in place, after checking it."""
-        self.verify(action)
-        self._legal = -1
-        if isinstance(action, Pass):
-            self._do_pass(action.seat, action.cards)
-        else:
-            self._do_play(action.seat, action.card)
+    ACTIONS: ClassVar[dict[type, tuple[Any, Any]]] = {
+        Pass: (lambda s, a: s.verify_pass_cards(a.cards, a.seat), lambda s, a: s._do_pass(a.seat, a.cards)),
+        Play: (lambda s, a: s.verify_play_card(a.card, a.seat), lambda s, a: s._do_play(a.seat, a.card)),
+    }
 
     # -- transitions (no checks) ---------------------------------------------------------
 

@@ -23,11 +23,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mustamaija.core.cards import SUITS, card_name, cards_of
-from mustamaija.core.view import ViewBase, check_seat
+from mustamaija.core.view import ViewBase, check_seat, view_head
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Play
-from mustamaija.games.black_maria.rules import Rules, in_play
-from mustamaija.games.black_maria.state import PHASES
+from mustamaija.games.black_maria.rules import PHASES, Rules, in_play
 
 if TYPE_CHECKING:
     from mustamaija.games.black_maria.state import State
@@ -207,13 +206,8 @@ def view_of(state: State, seat: int | None) -> View:
     plays.reverse()
     mine = seat is not None and seat == state.actor
     return View(
-        seat=seat,
-        rules=state.rules,
-        players=n,
-        dealer=state.dealer,
+        **view_head(state, seat),
         pass_count=state.k,
-        phase=state.phase,
-        to_act=state.actor,
         leader=state.leader,
         hand=own,
         hand_sizes=sizes,

@@ -17,9 +17,9 @@ from typing import Any, Final
 from mustamaija.core.bench import BenchSection
 from mustamaija.core.cards import mask_of
 from mustamaija.core.game import GameBase
-from mustamaija.core.protocol import ResultKind, SearchKit
+from mustamaija.core.protocol import SearchKit
 from mustamaija.core.registry import register_game
-from mustamaija.games.mustamaija.actions import NUM_STEPS, Action, step_name
+from mustamaija.games.mustamaija.actions import Action, step_name
 from mustamaija.games.mustamaija.record import Record, state_to_json
 from mustamaija.games.mustamaija.rules import PRESETS, Rules
 from mustamaija.games.mustamaija.sampling import sample_state
@@ -34,34 +34,16 @@ MAX_SEATS: Final = 8
 OBS_SIZE: Final = 1056
 """The observation length of :mod:`~mustamaija.games.mustamaija.observation` (checked there)."""
 
-RENDERERS: Final[dict[str, str]] = {"web": "mustamaija.games.mustamaija.web:RENDERER", "tui": "mustamaija.games.mustamaija.tui:table"}
-"""Front end -> ``module:attribute`` of the renderer that draws a Mustamaija table there."""
+
+LEVELS: Final = {"easy": "random", "medium": "heuristic", "hard": "pimc:time=0.5", "expert": "pimc:time=2"}
+"""The bot of each strength level: the search's time grows with the level."""
 
 
-class MustamaijaGame(GameBase):
+class MustamaijaGame(
+    GameBase, name="mustamaija", title="Mustamaija", players=(2, MAX_SEATS), presets=tuple(PRESETS), result_kind="loss",
+    levels=LEVELS, obs_size=OBS_SIZE, record=Record, sampler=sample_state, summary=state_to_json, step_name=step_name,
+):
     """Mustamaija, the Finnish beating game, as a :class:`~mustamaija.core.protocol.Game`."""
-
-    STATE = State
-    RULES = Rules
-    RECORD = Record
-    RENDERERS = RENDERERS
-    OBSERVATION = "mustamaija.games.mustamaija.observation"
-    PLAYERS = "mustamaija.games.mustamaija.players"
-    sampler = staticmethod(sample_state)
-    summary = staticmethod(state_to_json)
-    name_step = staticmethod(step_name)
-
-    name = "mustamaija"
-    title = "Mustamaija"
-    long_name = "Mustamaija"
-    env_name = "mustamaija"
-    num_steps = NUM_STEPS
-    obs_size = OBS_SIZE
-    max_players = MAX_SEATS
-    min_players = 2
-    presets: Sequence[str] = tuple(PRESETS)
-    result_kind: ResultKind = "loss"
-    levels: Mapping[str, str] = {"easy": "random", "medium": "heuristic", "hard": "pimc:time=0.5", "expert": "pimc:time=2"}
 
     def make_rules(self, preset: str | None = None, overrides: Mapping[str, Any] | None = None) -> Rules:
         """Return the preset's rules (``standard`` by default) with ``overrides`` (rule keys of FORMATS.md) applied."""

@@ -35,16 +35,12 @@ RECORD_FORMAT: Final = "mustamaija-record/1"
 
 
 @dataclass(frozen=True)
-class Record(DealRecord):
+class Record(DealRecord, format=RECORD_FORMAT, game="mustamaija", state=State, read_action=action_from_json):
     """One Mustamaija deal: rules, seats, dealer, the whole deck (top first) and the compound actions."""
 
     rules: Rules = field(default_factory=Rules)
     actions: tuple[Action, ...] = ()
 
-    FORMAT: ClassVar[str] = RECORD_FORMAT
-    GAME: ClassVar[str] = "mustamaija"
-    STATE: ClassVar[type[State]] = State
-    RULES: ClassVar[type[Rules]] = Rules
     NO_DECK: ClassVar[str] = "this state was set up from a position, not dealt from a deck, so it has no record"
 
     @classmethod
@@ -67,21 +63,6 @@ class Record(DealRecord):
     def shuffled_deck(cls, players: int, rng: random.Random) -> tuple[int, ...]:
         """Shuffle the whole pack."""
         return shuffled_deck(rng)
-
-    @classmethod
-    def action_from_json(cls, obj: object, players: int) -> Action:
-        """Read a lead, a defence or a declaration."""
-        return action_from_json(obj, players)
-
-    def start(self) -> State:
-        """Return the state right after the deal."""
-        return State.deal(self.players, self.deck, self.rules, self.dealer)
-
-    def replay(self) -> State:
-        """Return the state after the last action, checking every action against the rules."""
-        s: State = super().replay()
-        return s
-
 
 def state_to_json(state: State) -> dict[str, Any]:
     """Return the ``replay --json`` object of a state (FORMATS.md), with a few added keys.

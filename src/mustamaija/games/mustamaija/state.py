@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, ClassVar, Final
 
 from mustamaija.core.cards import (
     QS,
@@ -37,15 +37,12 @@ from mustamaija.core.cards import (
     parse_suit,
 )
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
-from mustamaija.core.history import Log
 from mustamaija.core.state import StepState, can_of, install_copy
 from mustamaija.games.mustamaija import legality as L
-from mustamaija.games.mustamaija.actions import DECLARE, STOP, Action, Beat, Declare, Lead, step_name
+from mustamaija.games.mustamaija.actions import DECLARE, STOP, Beat, Declare, Lead, step_name
 from mustamaija.games.mustamaija.deals import shuffled_deck
 from mustamaija.games.mustamaija.rules import Rules
-
-if TYPE_CHECKING:
-    from mustamaija.games.mustamaija.view import View
+from mustamaija.games.mustamaija.view import View, view_of
 
 __all__ = ["DEFEND", "LEAD", "OVER", "PHASES", "Phase", "State"]
 
@@ -79,6 +76,9 @@ class State(StepState):
     """
 
     NUM_STEPS = 57
+    RULES = Rules
+    PHASE_NAMES = PHASES
+    OVER_PHASE = OVER
     """Steps 0-51 are cards, 52 is ``STOP`` and 53-56 declare a marriage (docs/architecture.md)."""
 
     __slots__ = (
@@ -147,11 +147,8 @@ class State(StepState):
     turns: int
     declarer: int
     declared: int
-    log: Log
-    nlog: int
     loser: int
     stopped: bool
-    _legal: int
 
     # -- construction ------------------------------------------------------------
 
@@ -290,16 +287,6 @@ class State(StepState):
         return self.attacker if p == LEAD else self.defender if p == DEFEND else -1
 
     @property
-    def phase_name(self) -> str:
-        """Return ``"lead"``, ``"defend"`` or ``"over"``."""
-        return PHASES[self.phase]
-
-    @property
-    def is_over(self) -> bool:
-        """Return whether no more actions can be taken: a loser is known, or M21 stopped the deal."""
-        return self.phase == OVER
-
-    @property
     def finished(self) -> bool:
         """Return whether the deal ended with a loser (a deal stopped by M21 is not finished)."""
         return self.loser >= 0
@@ -324,6 +311,10 @@ class State(StepState):
         """Return whether the actor has taken steps of an action that is not yet complete."""
         return bool(self.sel) if self.phase == LEAD else self.phase == DEFEND and self.rem != self.led
 
+    def view(self, seat: int | None) -> View:
+        """Return what ``seat`` can know (M22); ``None`` gives the spectator's view."""
+        return view_of(self, seat)
+
     def hand(self, seat: int) -> CardSet:
         """Return the hand of a seat."""
         return CardSet(self.hands[seat])
@@ -331,12 +322,6 @@ class State(StepState):
     def hand_sizes(self) -> list[int]:
         """Return every seat's number of cards."""
         return [h.bit_count() for h in self.hands]
-
-    def view(self, seat: int | None) -> View:
-        """Return what ``seat`` can know (M22); ``None`` gives the spectator's view."""
-        from mustamaija.games.mustamaija.view import view_of
-
-        return view_of(self, seat)
 
     # -- steps: the card-at-a-time decomposition ---------------------------------
 
@@ -356,14 +341,7 @@ class State(StepState):
         self._legal = m
         return m
 
-    def verify_step(self, step: int) -> None:
-        """Raise :class:`IllegalActionError` naming the rule unless ``step`` is legal now."""
-        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < 57:
-            raise IllegalActionError("steps", f"no step has the number {step!r}: steps are 0 to 56")
-        if self.legal_mask() >> step & 1:
-            return
-        if self.phase == OVER:
-            raise self._over_error()
+    def _explain_step(self, step: int) -> None:
         seat = self.to_act
         if step >= DECLARE:
             if self.in_progress:
@@ -539,28 +517,6 @@ class State(StepState):
         self._legal = -1
         return self._do_declare(parse_suit(suit) if isinstance(suit, str) else suit)
 
-    def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` unless the compound action is legal now."""
-        if isinstance(action, Lead):
-            self.verify_lead(action.cards, action.seat)
-        elif isinstance(action, Beat):
-            self.verify_beat(action, action.seat)
-        elif isinstance(action, Declare):
-            self.verify_declare(action.suit, action.seat)
-        else:
-            raise TypeError(f"not an action: {action!r}")
-
-    def play(self, action: Action) -> None:
-        """Take a compound action in place, after checking it."""
-        self.verify(action)
-        self._legal = -1
-        if isinstance(action, Lead):
-            self._do_lead(action.cards)
-        elif isinstance(action, Beat):
-            self._do_beat(action.seat, action.pairs)
-        else:
-            self._do_declare(action.suit)
-
     def legal_leads(self) -> Iterator[Lead]:
         """Yield every legal lead now, lazily (nothing when it is not time to lead)."""
         if self.phase != LEAD or self.in_progress:
@@ -584,6 +540,12 @@ class State(StepState):
         seat = self.to_act
         decl = L.declarable_suits(self.rules, self.hands[seat], self.declarer)
         return [Declare(seat, s) for s in range(4) if decl >> s & 1]
+
+    ACTIONS: ClassVar[dict[type, tuple[Any, Any]]] = {
+        Lead: (lambda s, a: s.verify_lead(a.cards, a.seat), lambda s, a: s._do_lead(a.cards)),
+        Beat: (lambda s, a: s.verify_beat(a, a.seat), lambda s, a: s._do_beat(a.seat, a.pairs)),
+        Declare: (lambda s, a: s.verify_declare(a.suit, a.seat), lambda s, a: s._do_declare(a.suit)),
+    }
 
     # -- transitions (no checks) -------------------------------------------------------
 

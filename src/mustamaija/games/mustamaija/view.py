@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from mustamaija.core.cards import ALL_CARDS, SUITS, card_name, cards_of
 from mustamaija.core.history import History
-from mustamaija.core.view import ViewBase, check_seat
+from mustamaija.core.view import ViewBase, check_seat, view_head
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.rules import Rules
 
@@ -169,14 +169,9 @@ def view_of(state: State, seat: int | None) -> View:
         unseen = 0
     mine = seat is not None and seat == state.to_act
     return View(
-        seat=seat,
-        rules=state.rules,
-        players=n,
-        dealer=state.dealer,
-        phase=state.phase,
+        **view_head(state, seat),
         attacker=state.attacker,
         defender=state.defender,
-        to_act=state.to_act,
         hand=own,
         hand_sizes=tuple(h.bit_count() for h in hands),
         known=tuple(known),
