@@ -1,9 +1,8 @@
 """What the compound actions of every game share: a seat and a set of cards, and reading them from records.
 
 >>> @dataclass(frozen=True, slots=True)
-... class Discard(CardsAction):
-...     KEY: ClassVar[str] = "discard"
-...     VERB: ClassVar[str] = "discards"
+... class Discard(CardsAction, key="discard", verb="discards"):
+...     "A seat discards cards."
 >>> d = Discard(1, 0b1011)
 >>> d, str(d), d.to_json()
 (Discard(seat=1, cards=11), 'seat 1 discards 2S 3S 5S', {'seat': 1, 'discard': ['2S', '3S', '5S']})
@@ -37,9 +36,17 @@ class CardsAction:
     """The cards, as a mask."""
 
     KEY: ClassVar[str] = "cards"
-    """The action's key in records (``"lead"``, ``"pass"``)."""
+    """The action's key in records (``"lead"``, ``"pass"``): the class keyword ``key``."""
     VERB: ClassVar[str] = "plays"
-    """The verb of its text (``"leads"``, ``"passes"``)."""
+    """The verb of its text (``"leads"``, ``"passes"``): the class keyword ``verb``."""
+
+    def __init_subclass__(cls, *, key: str | None = None, verb: str | None = None, **kwargs: Any) -> None:
+        # Not the bare ``super()``: ``dataclass(slots=True)`` replaces this class, and the bare form would name the old one.
+        super(CardsAction, cls).__init_subclass__(**kwargs)
+        if key is not None:  # ``dataclass(slots=True)`` builds the class again, without the keywords.
+            cls.KEY = key
+        if verb is not None:
+            cls.VERB = verb
 
     def to_json(self) -> dict[str, Any]:
         """Return the record form ``{"seat": s, KEY: [cards]}``, cards suit by suit in rising rank."""

@@ -81,6 +81,12 @@ class StepState:
 
     n: int
     """The number of seats."""
+    dealer: int
+    """The dealer's seat."""
+    deck: tuple[int, ...] | None
+    """The deck dealt from, top card first (``None`` for a state that was set up or sampled, not dealt)."""
+    hands: list[int]
+    """Every seat's hand, as a card mask."""
     phase: int
     """The phase: what the seat to act chooses (the game's ``Phase``)."""
     log: Log

@@ -17,6 +17,7 @@ ValueError: no seat 4 with 4 players
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from mustamaija.core.cards import card_symbol, cards_of
@@ -36,17 +37,33 @@ def view_head(state: Any, seat: int | None) -> dict[str, Any]:
             "to_act": state.to_act}
 
 
+@dataclass(frozen=True, slots=True)
 class ViewBase:
-    """The part of a view that only needs its seat, its hand, whose turn it is and its legal mask."""
+    """What every view holds, and what only needs its seat, its hand, whose turn it is and its legal mask.
 
-    __slots__ = ()
+    A game's view is a frozen dataclass subclassing this one with the facts of its game.
+    """
 
     seat: int | None
     """The viewing seat; ``None`` for a spectator."""
+    rules: Any
+    """The rule set."""
+    players: int
+    """The number of seats."""
+    hand_sizes: tuple[int, ...]
+    """Every seat's number of cards (public)."""
+    dealer: int
+    """The dealer's seat."""
+    phase: int
+    """The phase (the game's ``Phase``)."""
     to_act: int
     """The seat to act; -1 once the deal is over."""
+    known: tuple[int, ...]
+    """The cards known to be in each seat's hand (the viewer's: those the others know too, or its whole hand)."""
     hand: int
     """The viewer's hand as a mask (0 for a spectator)."""
+    unseen: int
+    """The cards whose place the viewer does not know."""
 
     def legal_mask(self) -> int:
         """Return the viewer's legal steps as a mask (0 unless it is the viewer's turn)."""

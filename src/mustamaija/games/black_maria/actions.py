@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from mustamaija.core.actions import CardsAction, read_action_head, read_card, read_card_list
 from mustamaija.core.cards import card_name
@@ -32,11 +32,8 @@ NUM_STEPS: Final = 52
 
 
 @dataclass(frozen=True, slots=True)
-class Pass(CardsAction):
+class Pass(CardsAction, key="pass", verb="passes"):
     """The seat passes the cards of ``cards`` (a mask) face down to its left (B3)."""
-
-    KEY: ClassVar[str] = "pass"
-    VERB: ClassVar[str] = "passes"
 
 
 @dataclass(frozen=True, slots=True)

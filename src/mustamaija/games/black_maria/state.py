@@ -86,25 +86,35 @@ class State(StepState):
     )
 
     rules: Rules
-    n: int
+    """The rule set."""
     k: int
-    dealer: int
-    deck: tuple[int, ...] | None
-    hands: list[int]
-    phase: int
+    """The cards each seat passes (B3)."""
     actor: int
+    """The seat to act."""
     sel: int
+    """The cards chosen so far for a pass being chosen step by step."""
     passed: tuple[int, ...]
+    """Each seat's pass, 0 until it has passed (B3)."""
     npassed: int
+    """The passes made so far."""
     leader: int
+    """The seat that led the current trick (B4)."""
     trick: tuple[int, ...]
+    """The cards of the current trick, in the order played."""
     led: int
+    """The suit led to the current trick, -1 before its first card."""
     broken: bool
+    """Whether hearts are broken (B5)."""
     played: int
+    """Every card played to a trick so far."""
     tricks: tuple[int, ...]
+    """The tricks each seat has won."""
     won: tuple[int, ...]
+    """The cards each seat has won in tricks (B6)."""
     reneges: tuple[int, ...]
+    """Each seat's reneges, charged 10 points at the end of the hand (B7)."""
     voids: tuple[int, ...]
+    """The suits each seat is known to hold no card of, as masks (bit ``s`` for suit ``s``)."""
 
     # -- construction ------------------------------------------------------------
 
@@ -252,9 +262,7 @@ class State(StepState):
 
         A pass completes, and is logged, once it holds :attr:`pass_count` cards.
         """
-        m = self._legal
-        if m < 0:
-            m = self.legal_mask()
+        m = self._legal if self._legal >= 0 else self.legal_mask()
         if step.__class__ is not int or step < 0 or not m >> step & 1:
             self.verify_step(step)
         self._legal = -1

@@ -26,7 +26,7 @@ from mustamaija.core.cards import SUITS, card_name, cards_of
 from mustamaija.core.view import ViewBase, check_seat, view_head
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Play
-from mustamaija.games.black_maria.rules import PHASES, Rules, in_play
+from mustamaija.games.black_maria.rules import PHASES, in_play
 
 if TYPE_CHECKING:
     from mustamaija.games.black_maria.state import State
@@ -56,31 +56,36 @@ class View(ViewBase):
     step by step. ``reneges`` shows only the viewer's own until the hand is over.
     """
 
-    seat: int | None
-    rules: Rules
-    players: int
-    dealer: int
     pass_count: int
-    phase: int
-    to_act: int
+    """The cards each seat passes (B3)."""
     leader: int
-    hand: int
-    hand_sizes: tuple[int, ...]
-    npassed: int
-    passed: int
-    received: int
-    sel: int
-    known: tuple[int, ...]
-    unseen: int
-    voids: tuple[int, ...]
+    """The seat that led the current trick (B4)."""
     trick: tuple[int, ...]
-    led: int
-    broken: bool
-    played: int
+    """The cards of the current trick, in the order played."""
+    npassed: int
+    """The passes made so far."""
+    passed: int
+    """The viewer's own pass (0 until it has passed)."""
+    voids: tuple[int, ...]
+    """The suits each seat is known to hold no card of, as masks (bit ``s`` for suit ``s``)."""
+    received: int
+    """The cards the viewer received, once every seat has passed (B3)."""
+    sel: int
+    """The cards the viewer has chosen so far for its pass (0 in other views)."""
     tricks: tuple[int, ...]
+    """The tricks each seat has won."""
+    led: int
+    """The suit led to the current trick, -1 before its first card."""
+    broken: bool
+    """Whether hearts are broken (B5)."""
     won: tuple[int, ...]
+    """The cards each seat has won in tricks (B6)."""
+    played: int
+    """Every card played to a trick so far."""
     reneges: tuple[int, ...]
+    """Each seat's reneges (B7): only the viewer's own until the hand is over."""
     plays: tuple[Play, ...]
+    """Every card played so far, oldest first (the passes are private)."""
 
     # -- acting -------------------------------------------------------------------
 

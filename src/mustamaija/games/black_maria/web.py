@@ -102,7 +102,8 @@ class BlackMariaTable:
 
     def next_deal(self, match: Match, deck: tuple[int, ...]) -> State:
         """Deal the game's next hand (the cards in play, top first)."""
-        return match.next_hand(deck)
+        state: State = match.next_hand(deck)
+        return state
 
     def finish_deal(self, match: Match, state: State) -> dict[str, Any]:
         """Score the hand (B6, B7): every seat's points, its reneges and the running totals."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from mustamaija.core.actions import CardsAction, read_action_head, read_card, read_card_list
 from mustamaija.core.cards import SUITS, card_name, mask_of, parse_card, parse_suit
@@ -55,11 +55,8 @@ NUM_STEPS: Final = 57
 
 
 @dataclass(frozen=True, slots=True)
-class Lead(CardsAction):
+class Lead(CardsAction, key="lead", verb="leads"):
     """The attacker leads the cards of ``cards`` (a mask), all of one suit (M10)."""
-
-    KEY: ClassVar[str] = "lead"
-    VERB: ClassVar[str] = "leads"
 
 
 @dataclass(frozen=True, slots=True)

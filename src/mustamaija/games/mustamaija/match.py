@@ -16,10 +16,11 @@ DealResult(dealer=0, loser=1, turns=27)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from mustamaija.core.errors import RulesError
+from mustamaija.core.match import Series
 from mustamaija.games.mustamaija.rules import Rules
 from mustamaija.games.mustamaija.state import State
 
@@ -36,7 +37,7 @@ class DealResult:
 
 
 @dataclass
-class Match:
+class Match(Series):
     """A series of deals between the same seats (M20).
 
     The match ends after ``deals`` deals or as soon as a player has
@@ -47,15 +48,13 @@ class Match:
     nobody a loss, and the deal passes to the left.
     """
 
-    players: int
+    RULE: ClassVar[str] = "M20"
+
     rules: Rules = field(default_factory=Rules)
     deals: int | None = None
+    """M20: the match ends after this many deals (``None``: no limit)."""
     max_losses: int | None = None
-    first_dealer: int = 0
-    dealer: int = field(init=False)
-    losses: list[int] = field(init=False)
-    results: list[DealResult] = field(init=False, default_factory=list)
-    _current: State | None = field(init=False, default=None, repr=False)
+    """M20: the match ends as soon as a seat has this many losses (``None``: no limit)."""
 
     def __post_init__(self) -> None:
         self.rules.check_players(self.players)
@@ -65,50 +64,25 @@ class Match:
                 raise RulesError(f"M20: {name} must be a positive integer, not {value!r}")
         if self.deals is None and self.max_losses is None:
             raise RulesError("M20: a match needs an agreed number of deals or of losses")
-        if not 0 <= self.first_dealer < self.players:
-            raise RulesError(f"bad first dealer {self.first_dealer!r}: expected a seat from 0 to {self.players - 1}")
-        self.dealer = self.first_dealer
-        self.losses = [0] * self.players
+        self._start()
 
     @property
-    def played(self) -> int:
-        """Return the number of deals finished or stopped so far."""
-        return len(self.results)
+    def losses(self) -> list[int]:
+        """Return each seat's losses so far (the series' totals)."""
+        return self.totals
 
     @property
     def over(self) -> bool:
         """Return whether the agreed number of deals or losses has been reached."""
         if self.deals is not None and self.played >= self.deals:
             return True
-        return self.max_losses is not None and max(self.losses) >= self.max_losses
+        return self.max_losses is not None and max(self.totals) >= self.max_losses
 
-    def next_deal(self, deck: Sequence[int]) -> State:
-        """Deal the next deal from ``deck`` (top first) with the current dealer."""
-        if self.over:
-            raise RulesError("M20: the match is over")
-        if self._current is not None:
-            raise RulesError("M20: the current deal is not finished yet")
-        self._current = State.deal(self.players, deck, self.rules, self.dealer)
-        return self._current
+    def _state_class(self) -> type[State]:
+        return State
 
-    def finish_deal(self, state: State) -> DealResult:
-        """Score a deal that is over and pass the deal on (M5, M20)."""
-        if not state.is_over:
-            raise RulesError("M20: only a deal that is over can be scored")
-        if state.n != self.players or state.dealer != self.dealer:
-            raise RulesError("M20: this deal does not belong to the match's current deal")
+    def _score(self, state: State) -> tuple[DealResult, list[int], int]:
         loser = state.loser if state.loser >= 0 else None
-        result = DealResult(self.dealer, loser, state.turns)
-        self.results.append(result)
-        if loser is not None:
-            self.losses[loser] += 1
-        if loser is not None and self.rules.next_dealer == "loser":
-            self.dealer = loser
-        else:
-            self.dealer = (self.dealer + 1) % self.players
-        self._current = None
-        return result
-
-    def standings(self) -> list[tuple[int, int]]:
-        """Return (seat, losses) pairs, fewest losses first."""
-        return sorted(enumerate(self.losses), key=lambda p: (p[1], p[0]))
+        added = [int(seat == loser) for seat in range(self.players)]
+        after = loser if loser is not None and self.rules.next_dealer == "loser" else (self.dealer + 1) % self.players
+        return DealResult(self.dealer, loser, state.turns), added, after

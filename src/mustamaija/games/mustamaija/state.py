@@ -119,36 +119,57 @@ class State(StepState):
     )
 
     rules: Rules
-    n: int
-    dealer: int
-    deck: tuple[int, ...] | None
-    hands: list[int]
+    """The rule set."""
     hs: int
+    """The hand size: cards dealt to each seat, and the number a seat draws up to (M4, M12)."""
     talon: tuple[int, ...]
+    """The talon, top card first; cards above :attr:`tpos` have been drawn."""
     tpos: int
+    """The index of the talon's current top card."""
     trump: int
+    """The trump suit, -1 while there is none (M6, V2, V3)."""
     trump_card: int
+    """The turned trump card, -1 when none was turned (M6)."""
     turn_pending: bool
+    """Whether the first lead must still turn the trump card (M6)."""
     revealed: int
+    """Spades turned and put back into the talon (M7)."""
     tknown: int
+    """The talon cards whose place is public: the spades put back and the trump card."""
     public: int
+    """Cards everybody knows the place of while they are held: picked-up cards, a declared marriage (M22)."""
     discard: int
-    phase: int
+    """Cards out of play (M14)."""
     attacker: int
+    """The seat that leads this turn (M9)."""
     defender: int
+    """The seat that defends this turn (M9)."""
     led: int
+    """The led cards on the table while the defender answers."""
     sel: int
+    """The cards chosen so far for a lead being chosen step by step."""
     rem: int
+    """The led cards a defence under way has not yet beaten or left."""
     used: int
+    """The beating cards a defence under way has played so far."""
     pairs: tuple[tuple[int, int], ...]
+    """The (led card, beating card) pairs of a defence under way."""
     limit: int
+    """The most cards the current lead may hold (M11)."""
     out: tuple[int, ...]
+    """The seats that are out, in the order they went out (M18)."""
     outmask: int
+    """The seats that are out, as a mask (bit ``s`` for seat ``s``)."""
     turns: int
+    """Completed turns, a lead and its defence each (M21)."""
     declarer: int
+    """The seat that declared the marriage, -1 before (V3)."""
     declared: int
+    """The suit of the declared marriage, -1 before (V3)."""
     loser: int
+    """The seat left holding cards, -1 until the deal ends with one (M19)."""
     stopped: bool
+    """Whether the turn limit stopped the deal unfinished (M21)."""
 
     # -- construction ------------------------------------------------------------
 
@@ -373,9 +394,7 @@ class State(StepState):
         added; a defence completes when no undecided led card can still be
         beaten. Completing an action logs it as a compound action.
         """
-        m = self._legal
-        if m < 0:
-            m = self.legal_mask()
+        m = self._legal if self._legal >= 0 else self.legal_mask()
         if step.__class__ is not int or step < 0 or not m >> step & 1:
             self.verify_step(step)
         self._legal = -1

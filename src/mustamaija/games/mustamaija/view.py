@@ -29,7 +29,6 @@ from mustamaija.core.cards import ALL_CARDS, SUITS, card_name, cards_of
 from mustamaija.core.history import History
 from mustamaija.core.view import ViewBase, check_seat, view_head
 from mustamaija.games.mustamaija import legality as L
-from mustamaija.games.mustamaija.rules import Rules
 
 if TYPE_CHECKING:
     from mustamaija.games.mustamaija.state import State
@@ -52,37 +51,48 @@ class View(ViewBase):
     viewer has begun step by step; they are empty in everybody else's view.
     """
 
-    seat: int | None
-    rules: Rules
-    players: int
-    dealer: int
-    phase: int
     attacker: int
+    """The seat that leads this turn (M9)."""
     defender: int
-    to_act: int
-    hand: int
-    hand_sizes: tuple[int, ...]
-    known: tuple[int, ...]
-    unseen: int
+    """The seat that defends this turn (M9)."""
     talon_size: int
+    """The cards left in the talon."""
     talon_known: tuple[tuple[int, int], ...]
+    """(depth from the top, card) of the talon cards whose place is public: the trump card, spades put back."""
     trump: int
+    """The trump suit, -1 while there is none."""
     trump_card: int
+    """The turned trump card, -1 when none was turned."""
     revealed: int
+    """Spades turned and put back into the talon (M7)."""
     discard: int
+    """Cards out of play (M14)."""
     led: int
+    """The led cards on the table while the defender answers."""
     sel: int
+    """The cards the viewer has chosen so far for its lead (0 in every other view)."""
     rem: int
+    """The led cards the viewer's defence under way has not yet decided (the whole table in other views)."""
     used: int
+    """The beating cards of the viewer's defence under way (0 in other views)."""
     pairs: tuple[tuple[int, int], ...]
+    """The (led, beating card) pairs of the viewer's defence under way (empty in other views)."""
     limit: int
+    """The most cards the current lead may hold (M11)."""
     out: tuple[int, ...]
+    """The seats that are out, in order (M18)."""
     loser: int
+    """The loser, -1 until known (M19)."""
     stopped: bool
+    """Whether the turn limit stopped the deal (M21)."""
     turns: int
+    """Completed turns (M21)."""
     declarer: int
+    """The seat that declared the marriage, -1 before (V3)."""
     declared: int
+    """The suit of the declared marriage, -1 before (V3)."""
     history: History
+    """Every compound action so far, oldest first (all are public)."""
 
     # -- acting -----------------------------------------------------------------
 

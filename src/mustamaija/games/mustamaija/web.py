@@ -154,7 +154,8 @@ class MustamaijaTable:
 
     def next_deal(self, match: Match, deck: tuple[int, ...]) -> State:
         """Deal the match's next deal (the whole pack, top first)."""
-        return match.next_deal(deck)
+        state: State = match.next_deal(deck)
+        return state
 
     def finish_deal(self, match: Match, state: State) -> dict[str, Any]:
         """Score the deal (M19, M20): its loser, whether M21 stopped it, its turns and the match's losses."""
