@@ -1,4 +1,4 @@
-"""Rules written out from RULES.md independently of the engine, for tests to check the engine against."""
+"""Rules written out from docs/rules.md independently of the engine, for tests to check the engine against."""
 
 from mustamaija.core.cards import QS
 

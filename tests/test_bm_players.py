@@ -1,4 +1,4 @@
-"""Black Maria players: never an illegal step, the strategy notes of RULES.md, and a search that sees views only."""
+"""Black Maria players: never an illegal step, the strategy notes of docs/black-maria.md, and a search that sees views only."""
 
 from __future__ import annotations
 

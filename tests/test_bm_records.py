@@ -1,4 +1,4 @@
-"""Black Maria records (FORMATS.md ``black-maria-record/1``): round trips, replay, errors and the replay summary."""
+"""Black Maria records (docs/formats.md ``black-maria-record/1``): round trips, replay, errors and the replay summary."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario tests of Black Maria, one or more per rule of RULES.md Part 2 (B1-B8), on hand-built decks."""
+"""Scenario tests of Black Maria, one or more per rule of docs/black-maria.md (B1-B8), on hand-built decks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cards and card sets: the FORMATS.md card syntax, canonical output, errors, and set algebra."""
+"""Cards and card sets: the docs/formats.md card syntax, canonical output, errors, and set algebra."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ card-at-a-time decomposition) with choices drawn from ``random.Random(seed)``.
 After the deal and after every step it shows ``view.render()`` for every
 seat and for the spectator, so a change in rules, views or rendering shows
 up as a readable diff, and a reviewer can check line by line that no seat
-sees a card it could not know (RULES.md M22).
+sees a card it could not know (docs/rules.md, M22).
 
 To rewrite the files after an intended change, run the tests with the
 environment variable ``MUSTAMAIJA_REGEN_GOLDEN=1`` and review the diff.

@@ -1,4 +1,4 @@
-"""Invariants of random complete deals over every preset and every legal player count (RULES.md Part 1).
+"""Invariants of random complete deals over every preset and every legal player count (docs/rules.md).
 
 More than 10,000 seeded deals are played to the end by random legal steps
 (``legal_actions`` / ``apply``) and, for a share of them, by compound actions
@@ -326,7 +326,7 @@ def check_replay(s: State, views: dict[int | None, tuple[View, str]] | None = No
 
 
 def oracle_turn(rules: Rules, talon: tuple[int, ...]) -> tuple[int, ...]:
-    """FORMATS.md, turning the trump: the talon after turning, trump card last (M6-M8)."""
+    """docs/formats.md, turning the trump: the talon after turning, trump card last (M6-M8)."""
     t = list(talon)
     if not t:
         return ()
@@ -342,7 +342,7 @@ def oracle_turn(rules: Rules, talon: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def check_deal(s: State) -> None:
-    """FORMATS.md, the deal: one card at a time from the top, from the dealer's left (M4)."""
+    """docs/formats.md, the deal: one card at a time from the top, from the dealer's left (M4)."""
     assert s.deck is not None and s.actions() == []
     hs = s.rules.hand_size
     hands = [0] * s.n

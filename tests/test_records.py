@@ -47,7 +47,7 @@ def names(cards: list[str]) -> list[str]:
 
 
 def spec_deal(deck: list[str], players: int, hand_size: int, dealer: int) -> tuple[list[list[str]], list[str]]:
-    """Deal as FORMATS.md says, independently of the engine: one card at a time from the dealer's left."""
+    """Deal as docs/formats.md says, independently of the engine: one card at a time from the dealer's left."""
     hands: list[list[str]] = [[] for _ in range(players)]
     for i in range(players * hand_size):
         hands[(dealer + 1 + i) % players].append(deck[i])
@@ -55,7 +55,7 @@ def spec_deal(deck: list[str], players: int, hand_size: int, dealer: int) -> tup
 
 
 def spec_turn(talon: list[str], spades_can_be_trump: bool) -> tuple[str | None, list[str]]:
-    """Turn the trump as FORMATS.md says: return the trump card and the talon after turning, top first."""
+    """Turn the trump as docs/formats.md says: return the trump card and the talon after turning, top first."""
     if not talon:
         return None, []
     j = 0
@@ -173,7 +173,7 @@ def test_from_seed_keeps_the_deck_order_and_the_dealer(players: int, seed: int |
     assert obj["players"] == players
     back = Record.loads(record.dumps())
     assert back.deck == deck and back.dealer == record.dealer and back.rules == rules
-    # The same deal as State.from_seed, dealt as FORMATS.md says.
+    # The same deal as State.from_seed, dealt as docs/formats.md says.
     s = back.start()
     t = State.from_seed(players, seed, rules)
     assert snapshot(s) == snapshot(t)
@@ -275,7 +275,7 @@ def test_record_with_only_the_spec_keys_replays_as_the_spec_says() -> None:
     record = load(obj)
     assert record.rules == Rules()
     s = record.replay()
-    # Independent computation from FORMATS.md: the deal, the trump turned after the first lead, the draws.
+    # Independent computation from docs/formats.md: the deal, the trump turned after the first lead, the draws.
     hands, talon = spec_deal(obj["deck"], 3, 5, 0)
     assert [sorted(h) for h in hands] == [sorted(names(h)) for h in HANDS_A]
     assert talon[:5] == TALON_A
@@ -316,7 +316,7 @@ def test_spec_example_shapes_are_accepted() -> None:
 
 
 def test_spec_example_actions_including_a_declaration() -> None:
-    # The FORMATS.md example actions: a lead of 9H 4H, a beat of 9H with JH, then a declaration.
+    # The docs/formats.md example actions: a lead of 9H 4H, a beat of 9H with JH, then a declaration.
     hands = [["2C", "3C", "4C", "5C", "6C"], ["9H", "4H", "2D", "3D", "4D"], ["JH", "8S", "KD", "QD", "5S"],
              ["KH", "QH", "2H", "7S", "8C"]]
     rules = {"hand_size": 5, "trump": "marriage"}

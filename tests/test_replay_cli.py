@@ -38,7 +38,7 @@ def random_record(players: int, seed: int, preset: str | Rules, steps: int | Non
 
 
 def expected_json(record: Record) -> dict[str, Any]:
-    """The FORMATS.md replay object, assembled here from the replayed states, not by the code under test."""
+    """The docs/formats.md replay object, assembled here from the replayed states, not by the code under test."""
     out: list[int] = []
     last = None
     for s in record.states():

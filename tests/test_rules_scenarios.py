@@ -1,4 +1,4 @@
-"""One or more scenario tests for every rule id of RULES.md Part 1 (M1-M22, V1-V5).
+"""One or more scenario tests for every rule id of docs/rules.md (M1-M22, V1-V5).
 
 Every scenario is dealt from an explicit deck built with ``deck_for_hands``;
 nothing here depends on a random seed. Seats are numbered clockwise and, unless

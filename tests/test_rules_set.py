@@ -1,4 +1,4 @@
-"""The Mustamaija rule set of FORMATS.md: keys, defaults, presets, bad values and player counts (V1)."""
+"""The Mustamaija rule set of docs/formats.md: keys, defaults, presets, bad values and player counts (V1)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_defaults_follow_the_table() -> None:
             assert type(getattr(r, key)) is type(value), key
     assert Rules.from_json({}) == Rules() == PRESETS["standard"]
     assert DEFAULT_MAX_TURNS > 0
-    # The JSON form carries every FORMATS.md key.
+    # The JSON form carries every docs/formats.md key.
     assert set(FORMAT_KEYS) <= set(Rules().to_json())
     assert Rules().to_json(only_changes=True) == {}
 

@@ -42,7 +42,7 @@ def _lead_names(mask: int) -> list[str]:
 
 
 def _check_output(state: State, out: dict[str, Any]) -> None:
-    """The exact FORMATS.md keys (extra keys allowed), every safe lead listed and only those, and a legal line."""
+    """The exact docs/formats.md keys (extra keys allowed), every safe lead listed and only those, and a legal line."""
     assert set(out) >= KEYS
     value, leads, _ = _brute_safe_leads(state)
     assert out["attacker"] == state.attacker

@@ -3,7 +3,7 @@
 From a seeded deal with a drawn preset and player count, Hypothesis takes
 legal steps and compound actions, and tries illegal ones, which must raise
 :class:`IllegalActionError` and leave the state exactly as it was. A
-compound action is judged by an oracle written from RULES.md (M2, M9-M13,
+compound action is judged by an oracle written from docs/rules.md (M2, M9-M13,
 V3, V4), and the engine must agree with it both ways. Invariants: the 52
 cards are conserved, some step is legal unless the deal is over, a copy is
 independent of its original and ``step()`` leaves its receiver unchanged.

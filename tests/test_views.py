@@ -1,4 +1,4 @@
-"""Leak tests of the one visibility function, ``view_of`` (RULES.md M22).
+"""Leak tests of the one visibility function, ``view_of`` (docs/rules.md, M22).
 
 Three kinds of checks, on seeded random deals over every preset:
 
@@ -62,7 +62,7 @@ class Public:
             self._turn()
 
     def _turn(self) -> None:
-        """FORMATS.md, turning the trump, written out independently of the engine."""
+        """docs/formats.md, turning the trump, written out independently of the engine."""
         t = list(self.talon0)
         self.turned = True
         j = 0

@@ -2,7 +2,7 @@
 
 Every message names what was wrong; errors about game actions also carry the
 id of the rule they break (``M11``, ``V3``…) so that people, records and tools
-can point at RULES.md.
+can point at the rule in the game's rules page under docs/.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class RecordError(FormatError):
     """An action of a record could not be replayed.
 
     :attr:`index` is the action's 0-based index, :attr:`seat` its seat and
-    :attr:`rule` the rule it breaks: a RULES.md id, a rule key such as
+    :attr:`rule` the rule it breaks: a rule id of the game's rules page under docs/, a rule key such as
     ``max_lead``, or ``format`` when the action is malformed.
     """
 

@@ -64,7 +64,7 @@ BotFactory = Callable[[Mapping[str, Any], int], Any]
 
 @runtime_checkable
 class GameAction(Protocol):
-    """A compound action of a record: frozen, with the acting seat and its JSON form (FORMATS.md)."""
+    """A compound action of a record: frozen, with the acting seat and its JSON form (docs/formats.md)."""
 
     @property
     def seat(self) -> int:
@@ -358,7 +358,7 @@ class Game(Protocol):
         """Return the compound action of a record's JSON action; raise ``FormatError``."""
 
     def state_to_json(self, state: Any) -> dict[str, Any]:
-        """Return the state as the ``replay --json`` object of FORMATS.md."""
+        """Return the state as the ``replay --json`` object of docs/formats.md."""
 
     # -- steps and observations ----------------------------------------------------
 

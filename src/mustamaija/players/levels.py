@@ -8,7 +8,7 @@ A seat's bot is given as a *level* or as a bot spec of the registry
 level       bot
 ==========  =====================================================
 ``easy``    ``random``: a uniformly random legal move
-``medium``  ``heuristic``: the strategy knowledge of RULES.md
+``medium``  ``heuristic``: the strategy knowledge of docs/rules.md
 ``hard``    ``pimc:time=0.5``: the search bot, half a second an action
 ``expert``  ``pimc:time=2``: the search bot, two seconds an action
 ==========  =====================================================

@@ -99,7 +99,7 @@ class JoinTable(BaseModel):
 
 
 class PostAction(BaseModel):
-    """An action: the version it is based on and the FORMATS.md action without its seat."""
+    """An action: the version it is based on and the docs/formats.md action without its seat."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     version: int
@@ -426,7 +426,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/deals/{deal}/record", tags=["replays"])
     async def deal_record(table_id: str, deal: int) -> JSONResponse:
-        """Return the FORMATS.md record of a finished deal."""
+        """Return the docs/formats.md record of a finished deal."""
         row = _finished(table_id, deal)
         game = manager.get(table_id).game.name
         return JSONResponse(row["record"], headers={
@@ -440,7 +440,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/replay", tags=["replays"])
     async def import_replay(record: dict[str, Any]) -> dict[str, Any]:
-        """Return every position of a FORMATS.md record sent by the client (nothing is stored)."""
+        """Return every position of a docs/formats.md record sent by the client (nothing is stored)."""
         try:
             return _replay(record)
         except MustamaijaError as e:

@@ -209,7 +209,7 @@ class LiveTable:
         return self.renderer.state_json(self.state.view(seat), self.deal_no)
 
     def record(self) -> Any:
-        """Return the FORMATS.md record of the current deal, with the seat names."""
+        """Return the docs/formats.md record of the current deal, with the seat names."""
         assert self.state is not None
         return self.game.record_of(self.state, names=[s.name for s in self.seats], table=self.id, deal=self.deal_no)
 
@@ -253,7 +253,7 @@ class LiveTable:
                            dealer=self.state.dealer, version=self.version)]
 
     def parse_action(self, seat: int, body: object) -> Any:
-        """Parse a client's action (the FORMATS.md record action without the seat) for ``seat``."""
+        """Parse a client's action (the docs/formats.md record action without the seat) for ``seat``."""
         if not isinstance(body, Mapping):
             raise ApiError("bad_request", f"'action' must be a JSON object: a record action without its seat "
                                           f"(docs/web.md), not {body!r}")

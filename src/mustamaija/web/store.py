@@ -1,4 +1,4 @@
-"""Storage through SQLAlchemy Core: tables, seats (with hashed tokens), deals as FORMATS.md records, events.
+"""Storage through SQLAlchemy Core: tables, seats (with hashed tokens), deals as docs/formats.md records, events.
 
 Everything is JSON text or plain columns, never pickles, so that any
 database SQLAlchemy speaks (SQLite by default, PostgreSQL) holds the same

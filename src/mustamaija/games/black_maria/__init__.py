@@ -1,4 +1,4 @@
-"""Black Maria (RULES.md Part 2, B1-B8): the Hearts-family trick-taking game, on the library's card primitives.
+"""Black Maria (docs/black-maria.md, B1-B8): the Hearts-family trick-taking game, on the library's card primitives.
 
 The package mirrors the Mustamaija core: a frozen :class:`Rules`, compound
 actions (:class:`Pass`, :class:`Play`) and a card-at-a-time step space, one

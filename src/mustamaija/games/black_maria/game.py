@@ -1,4 +1,4 @@
-"""Black Maria (RULES.md Part 2, docs/black-maria.md) as a game of the stack: the object the registry serves.
+"""Black Maria (docs/black-maria.md, docs/black-maria.md) as a game of the stack: the object the registry serves.
 
 One hand is one deal: a tournament, an environment episode and a record each
 hold one hand; a :class:`~mustamaija.games.black_maria.match.Match` strings

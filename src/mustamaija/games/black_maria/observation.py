@@ -1,4 +1,4 @@
-"""Black Maria (Part 2 of RULES.md) for the research adapters: rules as arguments, the observation, rewards.
+"""Black Maria (docs/black-maria.md) for the research adapters: rules as arguments, the observation, rewards.
 
 The step space is the 52 cards (a card to pass, then a card to play). The
 reward of a hand is minus the seat's penalty points, reneges included (B6,

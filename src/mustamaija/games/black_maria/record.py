@@ -69,7 +69,7 @@ def _names(mask: int) -> list[str]:
 
 
 def state_to_json(state: State) -> dict[str, Any]:
-    """Return the ``replay --json`` object of a state (FORMATS.md), with a few added keys.
+    """Return the ``replay --json`` object of a state (docs/formats.md), with a few added keys.
 
     Added keys: ``dealer``, ``leader`` (who led the current trick, null when
     over), ``trick`` (its cards in the order played), ``hearts_broken``,

@@ -1,4 +1,4 @@
-"""The Black Maria rule set: the FORMATS.md keys, validated, and the facts that follow from the player count.
+"""The Black Maria rule set: the docs/formats.md keys, validated, and the facts that follow from the player count.
 
 >>> r = Rules.from_json({"target_score": 100, "allow_renege": True})
 >>> r.target_score, r.hands, r.allow_renege
@@ -99,7 +99,7 @@ PHASES: Final = tuple(p.name.lower() for p in Phase)
 
 @dataclass(frozen=True, slots=True)
 class Rules(RuleSet):
-    """A Black Maria rule set: the FORMATS.md keys; the defaults are the strict game to 50.
+    """A Black Maria rule set: the docs/formats.md keys; the defaults are the strict game to 50.
 
     ``target_score`` ends a series once a seat's total reaches it (null: no
     target); ``hands`` ends it after that many hands (null: no limit);

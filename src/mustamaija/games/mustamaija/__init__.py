@@ -1,4 +1,4 @@
-"""The pure Mustamaija core: rules, actions, legality, state, views and matches (RULES.md Part 1)."""
+"""The pure Mustamaija core: rules, actions, legality, state, views and matches (docs/rules.md)."""
 
 from mustamaija.games.mustamaija.actions import (
     DECLARE,

@@ -18,7 +18,7 @@ cannot see: the view determines every hand.
 
 **Solving.** ``mustamaija solve`` reads a position (``mustamaija-position/1``)
 or a record whose final position is a talon-empty endgame with the attacker
-to lead, and prints the FORMATS.md result or an account for people: the
+to lead, and prints the docs/formats.md result or an account for people: the
 verdict, the safe first leads and the principal line turn by turn.
 
 :func:`hint` is the generic hint for callers that hold a Mustamaija state,

@@ -1,4 +1,4 @@
-"""Mustamaija (RULES.md Part 1, docs/rules.md) as a game of the stack: the object the registry serves.
+"""Mustamaija (docs/rules.md, docs/rules.md) as a game of the stack: the object the registry serves.
 
 >>> from mustamaija.core.registry import get_game
 >>> game = get_game("mustamaija")
@@ -46,7 +46,7 @@ class MustamaijaGame(
     """Mustamaija, the Finnish beating game, as a :class:`~mustamaija.core.protocol.Game`."""
 
     def make_rules(self, preset: str | None = None, overrides: Mapping[str, Any] | None = None) -> Rules:
-        """Return the preset's rules (``standard`` by default) with ``overrides`` (rule keys of FORMATS.md) applied."""
+        """Return the preset's rules (``standard`` by default) with ``overrides`` (rule keys of docs/formats.md) applied."""
         base = Rules.preset(preset or "standard")
         return base.replace(**overrides) if overrides else base
 

@@ -1,7 +1,7 @@
 """Endgame positions (``mustamaija-position/1``): load, dump and validate, with messages that name the fault.
 
 A position is a talon-empty endgame with every hand known, the solver's
-input (FORMATS.md): the rule set, the trump suit (a letter, or null for no
+input (docs/formats.md): the rule set, the trump suit (a letter, or null for no
 trumps), the hands seat by seat and the attacker about to lead. Seats with an
 empty hand are out.
 
@@ -177,7 +177,7 @@ class Position(JsonDocument):
         return cls(tuple(hands), attacker, trump, rules, extra)
 
     def to_json(self) -> dict[str, Any]:
-        """Return the JSON object (FORMATS.md keys first, then the extra keys); hands list cards suit by suit, rising."""
+        """Return the JSON object (docs/formats.md keys first, then the extra keys); hands list cards suit by suit, rising."""
         return {
             "format": POSITION_FORMAT,
             "rules": self.rules.format_json(),

@@ -65,7 +65,7 @@ class Record(DealRecord, format=RECORD_FORMAT, game="mustamaija", state=State, r
         return shuffled_deck(rng)
 
 def state_to_json(state: State) -> dict[str, Any]:
-    """Return the ``replay --json`` object of a state (FORMATS.md), with a few added keys.
+    """Return the ``replay --json`` object of a state (docs/formats.md), with a few added keys.
 
     Added keys: ``turns`` (turns played), ``stopped`` (true when M21 stopped
     the deal unfinished) and ``discard`` (the cards out of play).

@@ -1,4 +1,4 @@
-"""The Mustamaija rule set: every key of the FORMATS.md table, validated, and named presets.
+"""The Mustamaija rule set: every key of the docs/formats.md table, validated, and named presets.
 
 >>> r = Rules.from_json({"hand_size": 3, "trump": "fixed"})
 >>> r.hand_size, r.trump, r.trump_suit, r.max_players
@@ -61,7 +61,7 @@ FORMAT_RULE_KEYS: Final = (
 class Rules(RuleSet):
     """A Mustamaija rule set; the defaults are the standard game (McLeod's reading).
 
-    The fields are exactly the FORMATS.md rule keys plus ``next_dealer`` (M5:
+    The fields are exactly the docs/formats.md rule keys plus ``next_dealer`` (M5:
     ``"left"`` passes the deal to the left, ``"loser"`` lets the loser deal).
     Build one with :meth:`from_json` or :meth:`preset` to get validation.
     """

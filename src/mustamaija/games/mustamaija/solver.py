@@ -185,7 +185,7 @@ class SolveResult:
     time_s: float = 0.0
 
     def to_json(self) -> dict[str, object]:
-        """Return the ``solve --json`` object of FORMATS.md (leads' cards sorted by rank then suit)."""
+        """Return the ``solve --json`` object of docs/formats.md (leads' cards sorted by rank then suit)."""
         out: dict[str, object] = {
             "attacker": self.attacker,
             "attacker_safe": self.attacker_safe,

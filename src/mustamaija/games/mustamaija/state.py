@@ -1,4 +1,4 @@
-"""The true state of a Mustamaija deal and every transition of Part 1 of RULES.md.
+"""The true state of a Mustamaija deal and every transition of docs/rules.md.
 
 A :class:`State` is mutable, like a chess board: compound actions
 (:meth:`State.lead`, :meth:`State.beat`, :meth:`State.declare`) and steps of
@@ -176,7 +176,7 @@ class State(StepState):
     @classmethod
     def deal(cls, players: int, deck: Sequence[int] | Sequence[str], rules: Rules | None = None,
              dealer: int = 0) -> State:
-        """Deal a new deal from an explicit deck, top card first (M4, FORMATS.md).
+        """Deal a new deal from an explicit deck, top card first (M4, docs/formats.md).
 
         Cards go one at a time from the top to seat ``dealer + 1`` and on
         clockwise; the rest is the talon. The trump is turned now or after
@@ -569,7 +569,7 @@ class State(StepState):
     # -- transitions (no checks) -------------------------------------------------------
 
     def _turn_trump(self) -> None:
-        """Turn the trump card from the talon per FORMATS.md (M6-M8)."""
+        """Turn the trump card from the talon per docs/formats.md (M6-M8)."""
         t = list(self.talon[self.tpos:])
         self.turn_pending = False
         if not t:

@@ -49,7 +49,7 @@ def _card(c: int) -> str | None:
 
 
 def _body(action: Action) -> dict[str, Any]:
-    """Return an action in the API's form: the FORMATS.md record action without its seat."""
+    """Return an action in the API's form: the docs/formats.md record action without its seat."""
     body = action.to_json()
     del body["seat"]
     return body

@@ -35,7 +35,7 @@ def _ismcts(params: Mapping[str, Any], seed: int) -> Any:
 
 
 BOTS: Final[Mapping[str, tuple[BotFactory, str]]] = {
-    "heuristic": (_heuristic, "the strategy notes of RULES.md Part 2: pass and play by rules of thumb"),
+    "heuristic": (_heuristic, "the strategy notes of docs/black-maria.md: pass and play by rules of thumb"),
     "pimc": (_pimc, "Perfect Information Monte Carlo over sampled deals, finished by the heuristic (samples=N)"),
     "ismcts": (_ismcts, "information set MCTS on the view with heuristic rollouts (iters, time, workers, c, rollout, "
                         "depth, reuse)"),

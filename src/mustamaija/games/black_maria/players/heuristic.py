@@ -1,4 +1,4 @@
-"""The heuristic Black Maria player: the strategy notes of RULES.md as a few scored rules.
+"""The heuristic Black Maria player: the strategy notes of docs/black-maria.md as a few scored rules.
 
 Passing (B3): pass Q♠, K♠ and A♠ (unless Q♠ is guarded by four or more low
 spades), high hearts, then aces and kings and the cards of a short suit that
@@ -147,7 +147,7 @@ def _lead(hand: int, legal: int, out: int, qs_out: bool) -> int:
 
 
 class HeuristicPlayer:
-    """Plays the strategy notes of RULES.md from its view alone; deterministic."""
+    """Plays the strategy notes of docs/black-maria.md from its view alone; deterministic."""
 
     name = "heuristic"
 

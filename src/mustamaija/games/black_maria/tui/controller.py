@@ -142,7 +142,7 @@ class BlackMariaController(Controller):
         return f"your {card_symbol(action.card)}"
 
     def rules_markdown(self, rules: Rules) -> str:
-        """Return the rule set in force and a summary of the play (RULES.md B1–B8)."""
+        """Return the rule set in force and a summary of the play (docs/black-maria.md, B1–B8)."""
         options = " · ".join(f"`{k}` {'null' if v is None else str(v).lower()}" for k, v in rules.to_json().items())
         return "\n".join([
             "# Rules in force", "", rules.describe() + ".", "",

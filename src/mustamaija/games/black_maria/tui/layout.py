@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["BlackMariaRenderer", "LastTrick", "last_trick", "pass_text", "scores_table", "trick_text"]
 
 HELP: Final = """
-Black Maria (RULES.md B1–B8): avoid the penalty cards. Every heart costs 1, A♠ 7, K♠ 10 and Q♠, Black Maria, 13.
+Black Maria (docs/black-maria.md, B1–B8): avoid the penalty cards. Every heart costs 1, A♠ 7, K♠ 10 and Q♠, Black Maria, 13.
 Follow suit when you can; hearts may not be led until a heart has been played to another suit's trick (unless you
 hold only hearts). The lowest total wins.
 

@@ -49,7 +49,7 @@ def _open_hand(params: Mapping[str, Any], seed: int) -> Any:
 
 
 BOTS: Final[Mapping[str, tuple[BotFactory, str]]] = {
-    "heuristic": (_heuristic, "rule-based play from the strategy knowledge of RULES.md"),
+    "heuristic": (_heuristic, "rule-based play from the strategy knowledge of docs/rules.md"),
     "pimc": (_pimc, "Monte Carlo search: the heuristic's candidate actions played out by the heuristic on sampled "
                     "deals (iters, time, workers, solver)"),
     "open-hand-pimc": (_open_hand_pimc, "the same search on the true state: sees every card, an upper bound for "

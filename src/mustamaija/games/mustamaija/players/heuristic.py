@@ -1,4 +1,4 @@
-"""The heuristic player: the strategy knowledge of RULES.md as fast hand-written rules.
+"""The heuristic player: the strategy knowledge of docs/rules.md as fast hand-written rules.
 
 The player plans a whole compound action (a lead, a defence, a declaration)
 from the view at the first step of its action, then emits the plan one step at
@@ -607,7 +607,7 @@ def _weights(params: dict[str, Any]) -> Weights:
 
 
 class HeuristicPlayer:
-    """Plans each compound action from the view with the strategy knowledge of RULES.md; the seed only breaks ties.
+    """Plans each compound action from the view with the strategy knowledge of docs/rules.md; the seed only breaks ties.
 
     Keyword arguments override fields of :class:`Weights`, for experiments.
     """

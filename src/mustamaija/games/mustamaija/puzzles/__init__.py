@@ -77,7 +77,7 @@ class Puzzle:
         return State.from_position([CardSet(h) for h in self.hands], HERO, self.trump, self.rules)
 
     def position_json(self) -> dict[str, Any]:
-        """Return the FORMATS.md position object (for ``mustamaija solve``)."""
+        """Return the docs/formats.md position object (for ``mustamaija solve``)."""
         return {
             "format": "mustamaija-position/1",
             "rules": self.rules.to_json(only_changes=True),

@@ -3,7 +3,7 @@
 The hint itself is the shared one (:func:`mustamaija.search.hints.hint`,
 through :meth:`mustamaija.tui.plugin.Controller.hint`): the exact solver when
 the view pins down every card, else the PIMC search on the view. This
-module adds the rule of thumb (RULES.md's strategy notes) that fits the
+module adds the rule of thumb (the strategy notes of docs/rules.md) that fits the
 suggested move, from what the view shows.
 
 >>> from mustamaija.games.mustamaija import State
@@ -37,7 +37,7 @@ def action_words(action: Action | None) -> str:
 
 
 def rule_of_thumb(view: View, action: Action) -> str:
-    """Return a rule of thumb (RULES.md's strategy notes) that fits the action, from what the view shows."""
+    """Return a rule of thumb (the strategy notes of docs/rules.md) that fits the action, from what the view shows."""
     hand = view.hand
     if isinstance(action, Declare):
         return "declaring fixes trumps in a suit you hold: your K and Q become trumps."

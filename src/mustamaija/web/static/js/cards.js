@@ -1,6 +1,6 @@
 // Cards: parsing, naming, ordering, and drawing cards as SVG.
 //
-// Card names follow FORMATS.md ("QS", "TH"). Suits are told apart by four
+// Card names follow docs/formats.md ("QS", "TH"). Suits are told apart by four
 // colours AND by shape: each suit has its own pip, and every card carries its
 // suit letter, so the table reads the same without colour vision.
 
