@@ -405,7 +405,7 @@ def test_bad_decks() -> None:
     deck = base["deck"]
     assert _bad({**base, "deck": [*deck[:10], "XX", *deck[11:]]}).startswith("deck: bad card 'XX'")
     assert _bad({**base, "deck": [*deck[:10], "1H", *deck[11:]]}).startswith("deck: bad card '1H': rank must be")
-    assert _bad({**base, "deck": [*deck[:10], 7, *deck[11:]]}) == "deck: 7 is not a card string"
+    assert _bad({**base, "deck": [*deck[:10], 7, *deck[11:]]}) == "deck: 7 is not a card string such as 'QS'"
     dup = [*deck[:51], deck[0]]
     assert _bad({**base, "deck": dup}) == f"deck: card {deck[0]} appears twice"
     dup_spelled = [*deck[:51], deck[0].lower()]

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Final, Self
 from mustamaija.core.cards import card_name, parse_card
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RecordError, RulesError
 
-__all__ = ["DealRecord", "JsonDocument", "parse_cards_list", "play_indexed", "read_int", "read_json"]
+__all__ = ["DealRecord", "JsonDocument", "card_at", "parse_cards_list", "play_indexed", "read_int", "read_json"]
 
 _KNOWN: Final = ("format", "game", "rules", "players", "dealer", "deck", "actions")
 """The keys of a record; any other top-level key is kept in ``extra``."""
@@ -49,6 +49,16 @@ def read_json(text: str | bytes) -> object:
         raise FormatError(f"not valid JSON: {e}") from None
 
 
+def card_at(text: object, where: str) -> int:
+    """Return the card of a document's card string; else raise :class:`FormatError` saying ``where`` it is."""
+    if not isinstance(text, str):
+        raise FormatError(f"{where}: {text!r} is not a card string such as 'QS'")
+    try:
+        return parse_card(text)
+    except CardError as e:
+        raise FormatError(f"{where}: {e}") from None
+
+
 def parse_cards_list(obj: object, what: str) -> tuple[tuple[int, ...], int]:
     """Return the cards of a JSON list of card strings, and their mask; a card listed twice is an error."""
     if not isinstance(obj, list):
@@ -56,12 +66,7 @@ def parse_cards_list(obj: object, what: str) -> tuple[tuple[int, ...], int]:
     cards: list[int] = []
     seen = 0
     for text in obj:
-        if not isinstance(text, str):
-            raise FormatError(f"{what}: {text!r} is not a card string")
-        try:
-            c = parse_card(text)
-        except CardError as e:
-            raise FormatError(f"{what}: {e}") from None
+        c = card_at(text, what)
         if seen >> c & 1:
             raise FormatError(f"{what}: card {card_name(c)} appears twice")
         seen |= 1 << c

@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from mustamaija.core.cards import QS, SPADES, SUITS, CardSet, card_name, parse_card, parse_suit
+from mustamaija.core.cards import QS, SPADES, SUITS, CardSet, card_name, parse_suit
 from mustamaija.core.errors import CardError, FormatError, RulesError
-from mustamaija.core.records import JsonDocument, read_int
+from mustamaija.core.records import JsonDocument, card_at, read_int
 from mustamaija.games.mustamaija.rules import Rules
 from mustamaija.games.mustamaija.state import LEAD, State
 
@@ -158,12 +158,7 @@ class Position(JsonDocument):
                 raise FormatError(f"hands[{seat}] must be a list of card strings, not {hand_obj!r}")
             m = 0
             for i, text in enumerate(hand_obj):
-                if not isinstance(text, str):
-                    raise FormatError(f"hands[{seat}][{i}]: {text!r} is not a card string such as 'QS'")
-                try:
-                    c = parse_card(text)
-                except CardError as e:
-                    raise FormatError(f"hands[{seat}][{i}]: {e}") from None
+                c = card_at(text, f"hands[{seat}][{i}]")
                 if c in where:
                     other = where[c]
                     place = "twice in that hand" if other == seat else f"in the hands of seats {other} and {seat}"
