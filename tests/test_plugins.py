@@ -14,7 +14,7 @@ import pytest
 
 import outside_bots
 from mustamaija.core.errors import IllegalActionError, MustamaijaError
-from mustamaija.core.registry import get_game
+from mustamaija.core.registry import game_names, get_game
 from mustamaija.games.black_maria.actions import Pass, Play
 from mustamaija.games.mustamaija.actions import DECLARE, STOP, Beat, Declare, Lead
 from mustamaija.players.play import play_out
@@ -185,6 +185,22 @@ def test_module_class_bots_run_in_worker_processes_from_the_command_folder(tmp_p
     assert seeded(json.loads(three.stdout)) == seeded(json.loads(four.stdout))
     lost = cli(*bm, cwd=tmp_path)
     assert lost.returncode == 2 and "cannot load bot 'outside_bots:WholePasser'" in lost.stderr
+
+
+def test_the_installed_command_finds_a_bot_module_in_its_folder_in_every_worker(tmp_path: Path) -> None:
+    # The console script, unlike ``python -m``, does not put the folder on the path: the registry does.
+    (tmp_path / "my_lowest.py").write_text(
+        "class Lowest:\n    name = 'lowest'\n    def act(self, view):\n        return view.legal_actions()[0]\n",
+        encoding="utf-8")
+    command = Path(sys.executable).parent / "mustamaija"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    runs = [subprocess.run([str(command), "tournament", "--game", game, "--players", "3", "--bots", "my_lowest:Lowest,random*2",
+                            "--deals", "3", "--seed", "5", "--json", "--jobs", jobs],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+            for game in game_names() for jobs in ("1", "2")]
+    for one, two in zip(runs[::2], runs[1::2], strict=True):
+        assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+        assert seeded(json.loads(one.stdout)) == seeded(json.loads(two.stdout))
 
 
 def _distribution(root: Path) -> Path:

@@ -51,6 +51,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -105,10 +107,23 @@ def _outside() -> dict[str, str]:
     return _entry_points
 
 
+def _import_module(module: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        # As ``python -m`` and uvicorn do, a module in the folder the command runs in can be named without
+        # PYTHONPATH; the folder joins the search path, which worker processes inherit.
+        here = os.getcwd()
+        if e.name != module.partition(".")[0] or here in sys.path:
+            raise
+        sys.path.append(here)
+        return importlib.import_module(module)
+
+
 def _import(target: str) -> Any:
     module, _, attr = target.partition(":")
     try:
-        obj: Any = importlib.import_module(module)
+        obj: Any = _import_module(module)
         for part in attr.split(".") if attr else []:
             obj = getattr(obj, part)
     except (ImportError, AttributeError) as e:
