@@ -288,8 +288,9 @@ def test_the_setup_screen_offers_every_game() -> None:
             await until(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.game.name == other)
             screen = app.screen
             assert isinstance(screen, SetupScreen)
-            for key in get_game(other).rule_defaults:  # The other game's rules, with their own widgets.
-                assert screen.query_one(f"#rule-{key}") is not None
+            keys = list(get_game(other).rule_defaults)  # The other game's rules, with their own widgets.
+            # The form is rebuilt for the new game; on a loaded machine that takes a few frames.
+            await until(pilot, lambda: all(len(app.screen.query(f"#{name}")) == 1 for name in ["players", *map("rule-{}".format, keys)]))
             await pilot.press("ctrl+s")
             await until(pilot, lambda: isinstance(app.screen, GameScreen))
             assert app.session is not None and app.session.game.name == other

@@ -18,6 +18,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
@@ -242,7 +243,11 @@ class SetupScreen(Screen[None]):
         """Start the match."""
         app = host(self)
         try:
-            session = GameSession(self.config(), save_dir=app.save_dir)
+            config = self.config()
+        except NoMatches:  # A key pressed while the form is still being built (right after a change of game).
+            return
+        try:
+            session = GameSession(config, save_dir=app.save_dir)
         except MustamaijaError as e:
             self.query_one("#setup-error", Static).update(Text("✗ " + self._controller().explain(str(e))))
             return

@@ -25,7 +25,7 @@ from mustamaija.core.errors import FormatError
 from mustamaija.core.records import DealRecord
 from mustamaija.games.black_maria.actions import Action, action_from_json
 from mustamaija.games.black_maria.deals import shuffled_deck
-from mustamaija.games.black_maria.rules import Rules, check_players, in_play
+from mustamaija.games.black_maria.rules import PASS, Rules, check_players, in_play
 from mustamaija.games.black_maria.state import State
 
 __all__ = ["GAME", "RECORD_FORMAT", "Record", "is_record", "replay_json", "state_to_json"]
@@ -85,7 +85,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "points": state.points(),
         "hands": [_names(h) for h in state.hands],
         "dealer": state.dealer,
-        "leader": None if over or state.phase == 0 else state.leader,
+        "leader": None if over or state.phase == PASS else state.leader,
         "trick": [card_name(c) for c in state.trick],
         "hearts_broken": state.broken,
         "passed": [_names(state.passed[s]) if (s - state.dealer - 1) % state.n < state.npassed else None

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from mustamaija.games.black_maria.actions import Pass, Play
 from mustamaija.games.black_maria.deals import shuffled_deck
 from mustamaija.games.black_maria.legality import penalty_of
+from mustamaija.games.black_maria.rules import PASS
 from mustamaija.games.black_maria.state import State
 
 __all__ = ["Event", "events_of", "series_deck"]
@@ -68,7 +69,7 @@ def events_of(state: State) -> list[Event]:
     action = state.actions()[-1]
     if isinstance(action, Pass):
         out = [Event("pass", action.seat)]
-        if state.phase != 0:
+        if state.phase != PASS:
             out.append(Event("exchange"))
         return out
     assert isinstance(action, Play)

@@ -26,7 +26,7 @@ from mustamaija.core.cards import SUITS, card_name, cards_of
 from mustamaija.core.view import ViewBase, check_seat, view_head
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Play
-from mustamaija.games.black_maria.rules import PHASES, in_play
+from mustamaija.games.black_maria.rules import OVER, PASS, PHASES, PLAY, in_play
 
 if TYPE_CHECKING:
     from mustamaija.games.black_maria.state import State
@@ -93,7 +93,7 @@ class View(ViewBase):
         """Return the legal steps as a mask when it is the viewer's turn, else 0 (same rules as the state)."""
         if not self.my_turn:
             return 0
-        if self.phase == 0:
+        if self.phase == PASS:
             return L.pass_mask(self.hand, self.sel, self.pass_count)
         return L.play_mask(self.hand, self.led, self.broken, self.rules.allow_renege)
 
@@ -116,7 +116,7 @@ class View(ViewBase):
         lines = [f"{who} | {phase} | to act {act} | dealer {self.dealer} | hearts {'broken' if self.broken else 'not broken'}"]
         if self.seat is not None:
             lines.append(f"hand: {_names(self.hand)}")
-            if self.phase == 0:
+            if self.phase == PASS:
                 lines.append(f"passed: {_names(self.passed)} | passes made {self.npassed}/{self.players}")
             else:
                 lines.append(f"passed: {_names(self.passed)} | received: {_names(self.received)}")
@@ -160,7 +160,7 @@ class View(ViewBase):
             "hand_sizes": list(self.hand_sizes),
             "known": [_list(m) for m in self.known],
             "voids": ["".join(SUITS[i] for i in range(4) if v >> i & 1) for v in self.voids],
-            "leader": self.leader if self.phase == 1 else None,
+            "leader": self.leader if self.phase == PLAY else None,
             "trick": [{"seat": s, "card": card_name(c)} for s, c in zip(self.trick_seats, self.trick, strict=True)],
             "led": SUITS[self.led] if self.led >= 0 else None,
             "broken": self.broken,
@@ -200,7 +200,7 @@ def view_of(state: State, seat: int | None) -> View:
             known[open_seats[0]] |= unseen
             unseen = 0
     reneges = state.reneges
-    if state.phase != 2:
+    if state.phase != OVER:
         reneges = tuple(r if s == seat else 0 for s, r in enumerate(reneges))
     plays = []
     node = state.log

@@ -26,7 +26,7 @@ from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Action, Pass, Play
 from mustamaija.games.black_maria.match import Match
 from mustamaija.games.black_maria.record import state_to_json
-from mustamaija.games.black_maria.rules import Rules
+from mustamaija.games.black_maria.rules import PLAY, Rules
 from mustamaija.games.black_maria.state import PASS, State
 from mustamaija.games.black_maria.view import View
 
@@ -140,7 +140,7 @@ class BlackMariaTable:
             "phase": _PHASES[view.phase],
             "to_act": None if over else view.to_act,
             "dealer": view.dealer,
-            "leader": view.leader if view.phase == 1 else None,
+            "leader": view.leader if view.phase == PLAY else None,
             "pass_count": view.pass_count,
             "passed_seats": [(s - first) % n < view.npassed for s in range(n)],
             "hand": _names(view.hand),

@@ -21,7 +21,7 @@ from typing import Final
 from mustamaija.core.cards import QS, SPADES, SUIT_MASKS, SUITS, card_name, card_symbol, cards_of
 from mustamaija.core.errors import IllegalActionError
 from mustamaija.games.mustamaija.actions import DECLARE, STOP
-from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.rules import LEAD, Rules
 
 __all__ = [
     "BEATERS",
@@ -132,7 +132,7 @@ def step_mask(
     actor has already taken a step of this action.
     """
     extra = 0 if started else decl << DECLARE
-    if phase == 0:
+    if phase == LEAD:
         if not sel:
             return hand | extra
         top = sel.bit_length() - 1

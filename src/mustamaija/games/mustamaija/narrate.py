@@ -8,7 +8,7 @@ from mustamaija.core.cards import card_symbol, cards_of
 from mustamaija.core.records import play_indexed
 from mustamaija.games.mustamaija.actions import Beat, Declare, Lead
 from mustamaija.games.mustamaija.record import Record
-from mustamaija.games.mustamaija.rules import PRESETS, Rules
+from mustamaija.games.mustamaija.rules import LEAD, PRESETS, Rules
 from mustamaija.games.mustamaija.state import State
 
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
@@ -43,7 +43,7 @@ def narrate(record: Record) -> Iterator[str]:
     elif s.stopped:
         yield f"The deal was stopped unfinished after {s.turns} turns (M21)."
     else:
-        who = "lead" if s.phase == 0 else "defend"
+        who = "lead" if s.phase == LEAD else "defend"
         yield f"The record ends here: seat {s.to_act} is to {who}."
 
 

@@ -26,7 +26,7 @@ from mustamaija.core.errors import FormatError
 from mustamaija.core.records import DealRecord
 from mustamaija.games.mustamaija.actions import Action, action_from_json
 from mustamaija.games.mustamaija.deals import shuffled_deck
-from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.rules import OVER, Rules
 from mustamaija.games.mustamaija.state import State
 
 __all__ = ["RECORD_FORMAT", "Record", "state_to_json"]
@@ -70,7 +70,7 @@ def state_to_json(state: State) -> dict[str, Any]:
     Added keys: ``turns`` (turns played), ``stopped`` (true when M21 stopped
     the deal unfinished) and ``discard`` (the cards out of play).
     """
-    over = state.phase == 2
+    over = state.phase == OVER
     return {
         "finished": state.finished,
         "loser": state.loser if state.loser >= 0 else None,

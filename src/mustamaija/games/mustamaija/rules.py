@@ -14,6 +14,7 @@ mustamaija.core.errors.RulesError: unknown rule key 'hand_sise' (known keys: att
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any, Final, Literal, get_args
 
 from mustamaija.core.cards import SPADES, SUITS, parse_suit
@@ -49,6 +50,24 @@ _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
     "attack_limit": get_args(AttackLimit),
     "next_dealer": get_args(NextDealer),
 }
+
+
+class Phase(IntEnum):
+    """The phase of a deal, which says who acts and what they choose."""
+
+    LEAD = 0
+    """The attacker chooses cards to lead (M9-M11)."""
+    DEFEND = 1
+    """The defender beats led cards or takes them (M13)."""
+    OVER = 2
+    """The deal is over: a loser is known (M19) or it was stopped (M21)."""
+
+
+LEAD: Final = Phase.LEAD
+DEFEND: Final = Phase.DEFEND
+OVER: Final = Phase.OVER
+PHASES: Final = tuple(p.name.lower() for p in Phase)
+"""The phase names of ``replay --json`` and the views, by phase number."""
 
 
 FORMAT_RULE_KEYS: Final = (

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from enum import IntEnum
 from typing import Any, ClassVar, Final
 
 from mustamaija.core.cards import (
@@ -41,27 +40,11 @@ from mustamaija.core.state import StepState, can_of, install_copy
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import DECLARE, STOP, Beat, Declare, Lead, step_name
 from mustamaija.games.mustamaija.deals import shuffled_deck
-from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.rules import DEFEND, LEAD, OVER, PHASES, Phase, Rules
 from mustamaija.games.mustamaija.view import View, view_of
 
 __all__ = ["DEFEND", "LEAD", "OVER", "PHASES", "Phase", "State"]
 
-class Phase(IntEnum):
-    """The phase of a deal, which says who acts and what they choose."""
-
-    LEAD = 0
-    """The attacker chooses cards to lead (M9-M11)."""
-    DEFEND = 1
-    """The defender beats led cards or takes them (M13)."""
-    OVER = 2
-    """The deal is over: a loser is known (M19) or it was stopped (M21)."""
-
-
-LEAD: Final = Phase.LEAD
-DEFEND: Final = Phase.DEFEND
-OVER: Final = Phase.OVER
-PHASES: Final = tuple(p.name.lower() for p in Phase)
-"""The phase names of ``replay --json`` and the views, by phase number."""
 
 FIXED_BEFORE: Final = -2
 """The ``declarer`` of a position whose marriage trumps were declared before it was set up."""

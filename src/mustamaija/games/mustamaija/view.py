@@ -29,6 +29,7 @@ from mustamaija.core.cards import ALL_CARDS, SUITS, card_name, cards_of
 from mustamaija.core.history import History
 from mustamaija.core.view import ViewBase, check_seat, view_head
 from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.rules import DEFEND, LEAD, OVER
 
 if TYPE_CHECKING:
     from mustamaija.games.mustamaija.state import State
@@ -99,7 +100,7 @@ class View(ViewBase):
     @property
     def in_progress(self) -> bool:
         """Return whether the actor has taken steps of an action that is not yet complete (as :attr:`State.in_progress`)."""
-        return bool(self.sel) if self.phase == 0 else self.phase == 1 and self.rem != self.led
+        return bool(self.sel) if self.phase == LEAD else self.phase == DEFEND and self.rem != self.led
 
     def legal_mask(self) -> int:
         """Return the legal steps as a mask when it is the viewer's turn, else 0 (same rules as the state)."""
@@ -144,7 +145,7 @@ class View(ViewBase):
             lines.append(f"table: {table}")
         if self.sel:
             lines.append(f"choosing: {_names(self.sel)}")
-        if self.phase == 2:
+        if self.phase == OVER:
             lines.append("result: " + ("stopped unfinished (M21)" if self.stopped else f"seat {self.loser} lost"))
         return "\n".join(lines)
 

@@ -27,7 +27,7 @@ from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import Action, Beat, Lead
 from mustamaija.games.mustamaija.match import Match
 from mustamaija.games.mustamaija.record import state_to_json
-from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.rules import LEAD, OVER, Rules
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 
@@ -77,7 +77,7 @@ def _last_turn(view: View) -> dict[str, Any] | None:
 
 def legal_json(view: View) -> dict[str, Any] | None:
     """Return the viewer's legal actions (docs/web.md, "The state a seat sees"), or ``None`` if it is not to act."""
-    if not view.my_turn or view.phase == 2:
+    if not view.my_turn or view.phase == OVER:
         return None
     seat = view.seat
     assert seat is not None
@@ -85,7 +85,7 @@ def legal_json(view: View) -> dict[str, Any] | None:
     declare = [SUITS[s] for s in range(4) if decl >> s & 1]
     actions: list[dict[str, Any]] = [{"declare": s} for s in declare]
     out: dict[str, Any]
-    if view.phase == 0:
+    if view.phase == LEAD:
         leads = L.iter_leads(view.hand, view.limit)
         actions += [{"lead": _names(m)} for m in islice(leads, MAX_LISTED_ACTIONS + 1)]
         out = {"kind": "lead", "cards": _names(view.hand), "max_cards": min(view.limit, 13), "declare": declare}
@@ -179,7 +179,7 @@ class MustamaijaTable:
 
     def state_json(self, view: View, deal: int) -> dict[str, Any]:
         """Return the deal as ``view`` sees it (docs/web.md, "The state a seat sees")."""
-        over = view.phase == 2
+        over = view.phase == OVER
         beaten = dict(view.pairs)
         return {
             "deal": deal,

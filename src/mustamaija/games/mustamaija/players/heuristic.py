@@ -49,6 +49,7 @@ from typing import Any, Final, TypeAlias
 from mustamaija.core.cards import QS, SUIT_MASKS
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import DECLARE, STOP, Lead
+from mustamaija.games.mustamaija.rules import LEAD
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 
@@ -285,7 +286,7 @@ def _log_actions(log: Any) -> Iterator[Any]:
 def _circulating(newest_first: Iterator[Any], cards: int, players: int, phase: int) -> int:
     """Return those of ``cards`` that were led in the last rounds (before the current lead): they circulate."""
     limit = 4 * players + 2
-    current = phase == 0  # When defending, the newest lead is the current one.
+    current = phase == LEAD  # When defending, the newest lead is the current one.
     seen = 0
     for i, action in enumerate(newest_first):
         if i > limit:
@@ -624,7 +625,7 @@ class HeuristicPlayer:
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         plan: int | dict[int, int]
-        if view.phase == 0:
+        if view.phase == LEAD:
             rng = random.Random(hash((self.seed, ctx.seat, len(view.history), view.hand)))
             plan = _plan_lead(ctx, rng, True)
         else:
@@ -662,7 +663,7 @@ def heuristic_step(state: State, rng: random.Random | None = None, weights: Weig
         d = _declare_step(ctx)
         if d >= 0:
             return d
-    if state.phase == 0:
+    if state.phase == LEAD:
         sel = state.sel
         if sel and ctx.looping:
             return STOP  # A random lead was chosen card by card; end it here.
@@ -691,7 +692,7 @@ def heuristic_plan(state: State, rng: random.Random | None = None, weights: Weig
     ctx = _ctx_from_state(state, weights)
     if ctx.decl:
         ctx = _declare_now(state, ctx, weights)
-    if state.phase == 0:
+    if state.phase == LEAD:
         return _plan_lead(ctx, rng, False)
     return tuple(sorted(_plan_defence(ctx, state.led).items()))
 
@@ -714,7 +715,7 @@ def candidate_plans(view: View, weights: Weights | None = None) -> tuple[list[Pl
     w = weights if weights is not None else Weights()
     ctx = _ctx_from_view(view, w)
     plans: list[Plan]
-    if view.phase == 0:
+    if view.phase == LEAD:
         hand, limit = view.hand, view.limit
         plans = list(_lead_candidates(hand, limit))
         if view.talon_size == 0 and hand.bit_count() <= limit and _suits(hand) == 1 and hand not in plans:

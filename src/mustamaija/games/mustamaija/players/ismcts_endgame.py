@@ -21,7 +21,7 @@ from typing import Final
 from mustamaija.core.cards import SUIT_MASKS
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import STOP
-from mustamaija.games.mustamaija.rules import Rules
+from mustamaija.games.mustamaija.rules import LEAD, Rules
 from mustamaija.games.mustamaija.solver import Solver
 from mustamaija.games.mustamaija.view import View
 
@@ -74,7 +74,7 @@ def applies(view: View) -> bool:
     holders = [s for s in range(view.players) if view.hand_sizes[s]]
     if view.seat not in holders:
         return False
-    if view.phase == 0:
+    if view.phase == LEAD:
         return len(holders) == 2
     # Defending: the attacker may have just gone out by leading their last cards.
     return len(holders) <= 2 and view.attacker != view.seat
@@ -121,7 +121,7 @@ def endgame_step(view: View, cache: EndgameSolver) -> int | None:
         return None
     solver = cache.solver(view.rules, view.trump)
     cache.calls += 1
-    if view.phase == 0:
+    if view.phase == LEAD:
         return _lead_step(view, solver, hands)
     return _defence_step(view, solver, hands, hero)
 
