@@ -455,7 +455,7 @@ def test_malformed_actions_name_their_fault() -> None:
     assert _bad_action({"seat": 2}, seat=2) == "an action needs exactly one of 'lead', 'beat' or 'declare'"
     assert _bad_action({"seat": 1, "lead": ["9H", "XX"]}, index=0, seat=1).startswith("a led card: bad card 'XX'")
     assert _bad_action({"seat": 1, "lead": ["9H", 9]}, index=0, seat=1) == (
-        "a led card must be a card string such as '9H', not 9"
+        "a led card: 9 is not a card string such as 'QS'"
     )
     assert _bad_action({"seat": 1, "lead": "9H"}, index=0, seat=1) == "'lead' must be a list of cards, not '9H'"
     assert _bad_action({"seat": 1, "lead": ["9H", "9h"]}, index=0, seat=1) == "card 9H is led twice"

@@ -20,8 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from mustamaija.core.cards import card_name, cards_of, parse_card
-from mustamaija.core.errors import CardError, FormatError
+from mustamaija.core.cards import card_name, cards_of
+from mustamaija.core.errors import FormatError
+from mustamaija.core.records import card_at
 
 __all__ = ["CardsAction", "read_action_head", "read_card", "read_card_list"]
 
@@ -58,12 +59,7 @@ class CardsAction:
 
 def read_card(text: object, what: str) -> int:
     """Return the card of a record's card string; else raise :class:`FormatError` naming ``what``."""
-    if not isinstance(text, str):
-        raise FormatError(f"{what} must be a card string such as '9H', not {text!r}")
-    try:
-        return parse_card(text)
-    except CardError as e:
-        raise FormatError(f"{what}: {e}") from None
+    return card_at(text, what)
 
 
 def read_card_list(value: object, key: str, what: str, verb: str) -> int:

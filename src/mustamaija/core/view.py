@@ -22,7 +22,7 @@ from typing import Any
 
 from mustamaija.core.cards import card_symbol, cards_of
 
-__all__ = ["ViewBase", "check_seat", "view_head"]
+__all__ = ["ViewBase", "check_seat"]
 
 
 def check_seat(seat: int | None, players: int) -> None:
@@ -31,17 +31,12 @@ def check_seat(seat: int | None, players: int) -> None:
         raise ValueError(f"no seat {seat!r} with {players} players")
 
 
-def view_head(state: Any, seat: int | None) -> dict[str, Any]:
-    """Return the fields every view copies from its state: the seat, the rules, the seats, the dealer, the phase, the actor."""
-    return {"seat": seat, "rules": state.rules, "players": state.n, "dealer": state.dealer, "phase": state.phase,
-            "to_act": state.to_act}
-
-
 @dataclass(frozen=True, slots=True)
 class ViewBase:
     """What every view holds, and what only needs its seat, its hand, whose turn it is and its legal mask.
 
-    A game's view is a frozen dataclass subclassing this one with the facts of its game.
+    A game's view is a frozen dataclass subclassing this one with the facts of its game; its
+    visibility function passes these fields first, by position (the fastest call).
     """
 
     seat: int | None

@@ -194,6 +194,11 @@ class State(StepState):
         return self.actor
 
     @property
+    def is_over(self) -> bool:
+        """Return whether every trick has been played."""
+        return self.phase == OVER  # Not inherited: this is on the hot path, and a module constant is quickest.
+
+    @property
     def in_progress(self) -> bool:
         """Return whether the actor has chosen some cards of a pass step by step."""
         return self.sel != 0

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mustamaija.core.cards import SUITS, card_name, cards_of
-from mustamaija.core.view import ViewBase, check_seat, view_head
+from mustamaija.core.view import ViewBase, check_seat
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Play
 from mustamaija.games.black_maria.rules import OVER, PASS, PHASES, PLAY, in_play
@@ -211,17 +211,13 @@ def view_of(state: State, seat: int | None) -> View:
     plays.reverse()
     mine = seat is not None and seat == state.actor
     return View(
-        **view_head(state, seat),
+        seat, state.rules, n, sizes, state.dealer, state.phase, state.to_act, tuple(known), own, unseen,  # ViewBase
         pass_count=state.k,
         leader=state.leader,
-        hand=own,
-        hand_sizes=sizes,
         npassed=state.npassed,
         passed=passed,
         received=received,
         sel=state.sel if mine else 0,
-        known=tuple(known),
-        unseen=unseen,
         voids=state.voids,
         trick=state.trick,
         led=state.led,

@@ -63,9 +63,10 @@ class Phase(IntEnum):
     """The deal is over: a loser is known (M19) or it was stopped (M21)."""
 
 
-LEAD: Final = Phase.LEAD
-DEFEND: Final = Phase.DEFEND
-OVER: Final = Phase.OVER
+# The state holds the phase as a plain int: the interpreter compares exact ints fastest, on the hot path of play.
+LEAD: Final[int] = Phase.LEAD.value
+DEFEND: Final[int] = Phase.DEFEND.value
+OVER: Final[int] = Phase.OVER.value
 PHASES: Final = tuple(p.name.lower() for p in Phase)
 """The phase names of ``replay --json`` and the views, by phase number."""
 

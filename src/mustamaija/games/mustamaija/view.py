@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from mustamaija.core.cards import ALL_CARDS, SUITS, card_name, cards_of
 from mustamaija.core.history import History
-from mustamaija.core.view import ViewBase, check_seat, view_head
+from mustamaija.core.view import ViewBase, check_seat
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.rules import DEFEND, LEAD, OVER
 
@@ -180,30 +180,15 @@ def view_of(state: State, seat: int | None) -> View:
         unseen = 0
     mine = seat is not None and seat == state.to_act
     return View(
-        **view_head(state, seat),
-        attacker=state.attacker,
-        defender=state.defender,
-        hand=own,
-        hand_sizes=tuple(h.bit_count() for h in hands),
-        known=tuple(known),
-        unseen=unseen,
-        talon_size=state.talon_size,
-        talon_known=talon_known,
-        trump=state.trump,
-        trump_card=state.trump_card,
-        revealed=state.revealed,
-        discard=state.discard,
-        led=state.led,
-        sel=state.sel if mine else 0,
-        rem=state.rem if mine else state.led,
-        used=state.used if mine else 0,
+        # The fields every view has (ViewBase), by position:
+        seat, state.rules, n, tuple(h.bit_count() for h in hands), state.dealer, state.phase, state.to_act, tuple(known), own, unseen,
+        # The turn and the talon, public to all:
+        attacker=state.attacker, defender=state.defender, limit=state.limit, turns=state.turns,
+        talon_size=state.talon_size, talon_known=talon_known, revealed=state.revealed,
+        trump=state.trump, trump_card=state.trump_card, declarer=state.declarer, declared=state.declared,
+        led=state.led, discard=state.discard, out=state.out, loser=state.loser, stopped=state.stopped,
+        # An action chosen step by step shows only in its actor's view:
+        sel=state.sel if mine else 0, rem=state.rem if mine else state.led, used=state.used if mine else 0,
         pairs=state.pairs if mine else (),
-        limit=state.limit,
-        out=state.out,
-        loser=state.loser,
-        stopped=state.stopped,
-        turns=state.turns,
-        declarer=state.declarer,
-        declared=state.declared,
         history=History(state.log, state.nlog),
     )
