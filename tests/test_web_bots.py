@@ -33,7 +33,24 @@ def test_levels_and_checks(game: Game) -> None:
         assert info.value.code == "bad_bot"
     with pytest.raises(ApiError) as info:
         check_bot("nobody", game)
-    assert f"unknown {game.title} bot 'nobody'" in info.value.message
+    assert "a table's bots are a level (easy, medium, hard, expert) or a bot of this server" in info.value.message
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("pimc:time=100000", "time may be at most 2.0"),
+    ("pimc:iters=1000000", "iters may be at most 5000"),
+    ("pimc:samples=0", "samples may be at most"),
+    ("pimc:workers=8", "may set only"),
+    ("pimc:time=true", "time may be at most"),
+    ("mustamaija.players.random:RandomPlayer", "a bot of this server"),
+    ("os:system", "a bot of this server"),
+])
+def test_a_client_cannot_buy_a_long_think_or_load_code(game: Game, spec: str, words: str) -> None:
+    with pytest.raises(ApiError) as info:
+        check_bot(spec, game)
+    assert info.value.code == "bad_bot" and words in info.value.message
+    assert check_bot("pimc:time=1", game) == "pimc:time=1"
+    assert check_bot("pimc:time=100", game, {"time": 120.0}) == "pimc:time=100"  # A server may allow more.
 
 
 def test_a_bot_plays_one_legal_compound_action_from_its_views(game: Game) -> None:

@@ -27,9 +27,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                                    "(SQLite by default) and continue after a restart.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default 8000)")
-    p.add_argument("--db", default=None, metavar="URL",
-                   help="database URL, such as sqlite:///games.sqlite3 or postgresql+psycopg://user@host/db "
-                        "(default: $DATABASE_URL, else web.sqlite3 in the data directory)")
+    p.add_argument("--db", default=None, metavar="URL|FILE",
+                   help="database URL, such as sqlite:///games.sqlite3 or postgresql+psycopg://user@host/db, or the "
+                        "path of a SQLite file (default: $DATABASE_URL, else web.sqlite3 in the data directory)")
     p.add_argument("--data-dir", default=None, metavar="DIR",
                    help="directory of the default SQLite file (default: $MUSTAMAIJA_DATA_DIR, else the per-user data directory)")
     p.add_argument("--bot-pace", type=float, default=1.0, metavar="SECONDS", help="pause before each bot action (default 1)")
@@ -40,6 +40,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--open-browser", dest="open_browser", action="store_true", default=False,
                    help="open the lobby in a web browser")
     p.add_argument("--no-browser", dest="open_browser", action="store_false", help="do not open a browser (the default)")
+    p.add_argument("--trust-proxy", default="", metavar="ADDRESSES",
+                   help="comma-separated addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
+                        "headers are believed (default: none: every client is known by its own address)")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"],
                    help="server log level (default warning)")
     p.set_defaults(run=run)
@@ -59,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             raise MustamaijaError(f"--{name.replace('_', '-')} must not be negative")
     if args.bot_workers < 1:
         raise MustamaijaError("--bot-workers must be at least 1")
-    db = args.db or default_db_url(Path(args.data_dir) if args.data_dir else None)
+    db = database_url(args.db) if args.db else default_db_url(Path(args.data_dir) if args.data_dir else None)
     config = ServerConfig(db_url=db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
                           takeover_after=args.takeover_after, bot_workers=args.bot_workers)
     try:
@@ -76,12 +79,29 @@ def run(args: argparse.Namespace) -> int:
     print(f"mustamaija is served at {url}  (database: {_safe(db)}; Ctrl-C stops it)", flush=True)
     if args.open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    proxies = [a.strip() for a in args.trust_proxy.split(",") if a.strip()]
+    # uvicorn believes X-Forwarded-For from loopback by default; a client on this machine could then pose as
+    # any address and slip past the per-address limits, so forwarded headers count only from named proxies.
     server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024,
-                                           timeout_graceful_shutdown=3))
+                                           timeout_graceful_shutdown=3, proxy_headers=bool(proxies),
+                                           forwarded_allow_ips=proxies or None))
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
     print("stopped", file=sys.stderr)
     return 0
+
+
+def database_url(value: str) -> str:
+    """Return a database URL for ``--db``: a URL as it is, a file path as a SQLite URL.
+
+    >>> database_url("postgresql+psycopg://ann@db/games")
+    'postgresql+psycopg://ann@db/games'
+    >>> database_url("/srv/games.db")
+    'sqlite:////srv/games.db'
+    """
+    if "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser().resolve()}"
 
 
 def _safe(url: str) -> str:

@@ -13,9 +13,10 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Final, Literal
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import Path as ApiPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -50,6 +51,12 @@ Send = Callable[[Message], Awaitable[None]]
 
 
 # -- request bodies (they also document the API in /openapi.json) ------------------------------
+
+MAX_NUMBER: Final = 2**53
+"""The largest number a request may hold where a count or a version is meant: every such number is bounded,
+so that a huge one gets a clear 400 instead of failing in the database."""
+MAX_SEATS: Final = 63
+"""The largest seat number a request may name."""
 
 
 class SeatSpec(BaseModel):
@@ -93,7 +100,7 @@ class JoinTable(BaseModel):
     """Taking a seat: a seat number (or none for the first free one) and a name."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    seat: int | None = None
+    seat: int | None = Field(default=None, ge=0, le=MAX_SEATS)
     name: str | None = Field(default=None, max_length=40)
 
 
@@ -101,8 +108,12 @@ class PostAction(BaseModel):
     """An action: the version it is based on and the docs/formats.md action without its seat."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    version: int
+    version: int = Field(ge=0, le=MAX_NUMBER)
     action: dict[str, Any] = Field(description="the game's record action without its seat (docs/web.md)")
+
+
+DealNumber = Annotated[int, ApiPath(ge=0, le=MAX_NUMBER, description="the deal's number at its table")]
+"""A deal number in a path."""
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -365,7 +376,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"ok": True, "version": version}
 
     @app.get("/api/tables/{table_id}/stream", tags=["play"])
-    async def stream(table_id: str, since: int | None = None,
+    async def stream(table_id: str, since: Annotated[int | None, Query(ge=0, le=MAX_NUMBER)] = None,
                      authorization: str | None = Header(None)) -> StreamingResponse:
         """Stream the table's messages as newline-delimited JSON (``sync``, then ``update`` after each change)."""
         sub = manager.subscribe(table_id, _bearer(authorization), since)
@@ -424,7 +435,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return row
 
     @app.get("/api/tables/{table_id}/deals/{deal}/record", tags=["replays"])
-    async def deal_record(table_id: str, deal: int) -> JSONResponse:
+    async def deal_record(table_id: str, deal: DealNumber) -> JSONResponse:
         """Return the docs/formats.md record of a finished deal."""
         row = _finished(table_id, deal)
         game = manager.get(table_id).game.name
@@ -432,7 +443,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "Content-Disposition": f'attachment; filename="{game}-{table_id}-{deal}.json"'})
 
     @app.get("/api/tables/{table_id}/deals/{deal}/replay", tags=["replays"])
-    async def deal_replay(table_id: str, deal: int) -> dict[str, Any]:
+    async def deal_replay(table_id: str, deal: DealNumber) -> dict[str, Any]:
         """Return every position of a finished deal, all hands shown."""
         row = _finished(table_id, deal)
         return _replay(row["record"])

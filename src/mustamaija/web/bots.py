@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Final
 
@@ -25,7 +26,7 @@ from mustamaija.core.errors import MustamaijaError
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import get_game
 from mustamaija.players.levels import describe_bot, levels, make_player, resolve_level
-from mustamaija.players.registry import bot_names
+from mustamaija.players.registry import bot_names, parse_bot_spec
 from mustamaija.web.errors import ApiError
 
 __all__ = ["CHEAP_BOTS", "BotRunner", "bot_action", "check_bot", "levels_json"]
@@ -34,16 +35,49 @@ CHEAP_BOTS: Final = ("random", "heuristic")
 """Bots quick enough to run in a thread."""
 
 
-def check_bot(spec: object, game: Game) -> str:
-    """Return a bot level or spec of ``game`` if a fair bot can be made from it; otherwise raise ``bad_bot``."""
+BOT_BOUNDS: Final = {"time": 2.0, "iters": 5000, "samples": 100}
+"""The default bounds of the budget parameters a client may give a bot: seconds, playouts, sampled deals."""
+
+
+def check_bot(spec: object, game: Game, bounds: Mapping[str, float] = BOT_BOUNDS) -> str:
+    """Return a bot level or spec of ``game`` if a fair bot can be made from it; otherwise raise ``bad_bot``.
+
+    A client may name a level, or a registered bot of the game with budget parameters within ``bounds``:
+    code named by a client (``module:Class``) is never loaded, and no table may buy a long think.
+
+    >>> from mustamaija.core.registry import DEFAULT_GAME
+    >>> check_bot("hard", get_game(DEFAULT_GAME)), check_bot("pimc:iters=500", get_game(DEFAULT_GAME))
+    ('hard', 'pimc:iters=500')
+    >>> check_bot("pimc:time=100000", get_game(DEFAULT_GAME))
+    Traceback (most recent call last):
+    ...
+    mustamaija.web.errors.ApiError: bad bot 'pimc:time=100000': time may be at most 2.0 at this server
+    """
     if not isinstance(spec, str) or not spec.strip() or len(spec) > 200:
         raise ApiError("bad_bot", f"a {game.title} bot must be a level ({', '.join(levels(game))}) or a bot spec, "
                                   f"not {spec!r}")
+    if spec.strip().lower() not in levels(game):
+        _check_network_spec(spec.strip(), game, bounds)
     try:
         make_player(spec, 0, game)
     except (MustamaijaError, ImportError, TypeError, ValueError) as e:
         raise ApiError("bad_bot", f"bad bot {spec!r}: {e}") from None
     return spec.strip()
+
+
+def _check_network_spec(spec: str, game: Game, bounds: Mapping[str, float]) -> None:
+    try:
+        parsed = parse_bot_spec(resolve_level(spec, game))
+    except MustamaijaError as e:
+        raise ApiError("bad_bot", f"bad bot {spec!r}: {e}") from None
+    if parsed.name not in bot_names(game) or ":" in parsed.name:
+        raise ApiError("bad_bot", f"bad bot {spec!r}: a table's bots are a level ({', '.join(levels(game))}) or a "
+                                  f"bot of this server ({', '.join(bot_names(game))})")
+    for key, value in parsed.params.items():
+        if key not in bounds:
+            raise ApiError("bad_bot", f"bad bot {spec!r}: a table may set only {', '.join(sorted(bounds))}, not {key!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= bounds[key]:
+            raise ApiError("bad_bot", f"bad bot {spec!r}: {key} may be at most {bounds[key]} at this server")
 
 
 def levels_json(game: Game) -> dict[str, Any]:

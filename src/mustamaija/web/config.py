@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["ServerConfig", "data_dir", "default_db_url"]
@@ -63,3 +63,5 @@ class ServerConfig:
     http_burst: int = 60
     http_rate: float = 30.0
     keepalive: float = 10.0
+    bot_bounds: dict[str, float] = field(default_factory=lambda: {"time": 2.0, "iters": 5000, "samples": 100})
+    """The most a client may ask of a bot's budget: seconds a decision, playouts, sampled deals."""

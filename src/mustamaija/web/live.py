@@ -21,7 +21,7 @@ from mustamaija.core.errors import FormatError, IllegalActionError, MustamaijaEr
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 from mustamaija.players.levels import LEVEL_NAMES, seat_label
-from mustamaija.web.bots import check_bot
+from mustamaija.web.bots import BOT_BOUNDS, check_bot
 from mustamaija.web.errors import ApiError
 from mustamaija.web.renderer import TableRenderer, renderer_of
 
@@ -257,8 +257,11 @@ class LiveTable:
         if not isinstance(body, Mapping):
             raise ApiError("bad_request", f"'action' must be a JSON object: a record action without its seat "
                                           f"(docs/web.md), not {body!r}")
-        if "seat" in body and body["seat"] != seat:
-            raise ApiError("bad_request", f"the action names seat {body['seat']!r}, but this token is seat {seat}")
+        if "seat" in body:  # The token says who acts; a seat in the body could only disagree (or be a bool).
+            raise ApiError("bad_request", "an action names no seat: the seat token says who acts")
+        if len(body) != 1:
+            keys = ", ".join(repr(str(k)[:20]) for k in list(body)[:5]) or "none"
+            raise ApiError("bad_request", f"an action holds exactly one key, its kind (docs/web.md), not {keys}")
         return self.action_from_record({**body, "seat": seat})
 
     def action_from_record(self, body: Mapping[str, Any]) -> Any:
@@ -335,7 +338,7 @@ class LiveTable:
                 self.result_deals.append(row["deal_no"])
 
 
-def _seats(specs: Any, players: int, game: Game) -> list[Seat]:
+def _seats(specs: Any, players: int, game: Game, bot_bounds: Mapping[str, float]) -> list[Seat]:
     if specs is None:
         specs = [{"kind": "person"}] + [{"kind": "bot", "bot": DEFAULT_BOT}] * (players - 1)
     if len(specs) != players:
@@ -344,7 +347,7 @@ def _seats(specs: Any, players: int, game: Game) -> list[Seat]:
     for i, spec in enumerate(specs):
         kind = spec.get("kind", "person")
         if kind == "bot":
-            bot = check_bot(spec.get("bot") or DEFAULT_BOT, game)
+            bot = check_bot(spec.get("bot") or DEFAULT_BOT, game, bot_bounds)
             seats.append(Seat("bot", bot=bot, name=spec.get("name") or seat_label(i, bot, game)))
         elif kind == "person":
             seats.append(Seat("person"))
@@ -353,7 +356,8 @@ def _seats(specs: Any, players: int, game: Game) -> list[Seat]:
     return seats
 
 
-def check_config(body: Mapping[str, Any], takeover_default: float) -> tuple[dict[str, Any], list[Seat]]:
+def check_config(body: Mapping[str, Any], takeover_default: float,
+                 bot_bounds: Mapping[str, float] = BOT_BOUNDS) -> tuple[dict[str, Any], list[Seat]]:
     """Validate a create-table request of any game; return the table's config and seats (errors: :class:`ApiError`).
 
     The game's renderer reads the match length (:meth:`TableRenderer.match_settings
@@ -371,7 +375,7 @@ def check_config(body: Mapping[str, Any], takeover_default: float) -> tuple[dict
         renderer.new_match(players, rules, settings, 0)
     except (RulesError, TypeError) as e:
         raise ApiError("bad_rules", str(e)) from None
-    seats = _seats(body.get("seats"), players, game)
+    seats = _seats(body.get("seats"), players, game, bot_bounds)
     takeover = body.get("takeover_after")
     config = {
         "game": game.name,

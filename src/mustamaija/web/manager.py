@@ -148,7 +148,7 @@ class TableManager:
 
     def create(self, body: Mapping[str, Any]) -> tuple[LiveTable, int | None, str | None]:
         """Create a table; with ``sit`` the creator takes the first person seat. Return (table, seat, token)."""
-        config, seats = check_config(body, self.config.takeover_after)
+        config, seats = check_config(body, self.config.takeover_after, self.config.bot_bounds)
         table_id = secrets.token_urlsafe(9)
         table = LiveTable(table_id, config, seats)
         events: list[dict[str, Any]] = []

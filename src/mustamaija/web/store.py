@@ -23,14 +23,14 @@ import json
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["Store"]
+__all__ = ["Store", "StoreInUse"]
 
 _meta = sa.MetaData()
 
@@ -106,17 +106,47 @@ def _make_engine(url: str) -> Engine:
                                   "which is not installed (for PostgreSQL: pip install 'mustamaija[postgres]')", name=e.name) from e
 
 
+class StoreInUse(RuntimeError):
+    """Another server holds this SQLite file."""
+
+
+def _claim(url: str) -> IO[bytes] | None:
+    """Lock a SQLite file for this server; raise :class:`StoreInUse` if another server holds it.
+
+    Two servers on one SQLite file would each keep their own copy of a table's state and
+    overwrite each other's versions; several servers share PostgreSQL instead.
+    """
+    if not url.startswith("sqlite") or ":///" not in url or url.endswith(":memory:"):
+        return None
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: the lock is advisory, and there is none to take.
+        return None
+    lock = open(f"{Path(url.split(':///', 1)[1]).expanduser()}.lock", "ab")  # noqa: SIM115
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        raise StoreInUse(f"another mustamaija serve is using {url.split(':///', 1)[1]}: stop it first, or give this "
+                         "server its own --db (several servers share one PostgreSQL database, not a SQLite file)") from None
+    return lock
+
+
 class Store:
     """The database of the web app; every method is one short transaction."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = _make_engine(url)
+        self._lock = _claim(url)
         _meta.create_all(self.engine)
 
     def close(self) -> None:
-        """Release the database connections."""
+        """Release the database connections and the file lock."""
         self.engine.dispose()
+        if self._lock is not None:
+            self._lock.close()  # Closing the file releases the lock.
+            self._lock = None
 
     # -- writing ----------------------------------------------------------------------------
 
