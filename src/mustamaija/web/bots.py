@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from collections.abc import Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Final
 
 from mustamaija.core.errors import MustamaijaError
@@ -107,39 +107,63 @@ def bot_action(game_name: str, record: dict[str, Any], seat: int, spec: str, see
 
 
 class BotRunner:
-    """Runs bot choices in a thread pool (cheap bots) or a process pool (search bots)."""
+    """Runs bot choices in a thread pool (cheap bots) or a process pool (searches: search bots and hints).
+
+    Each table has at most one search in the process pool at a time, so the pool's queue takes the
+    tables in turn and no table can starve another, however many hints or bots it asks for.
+    """
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = max(1, workers)
         self._threads: ThreadPoolExecutor | None = None
         self._processes: ProcessPoolExecutor | None = None
+        self._turns: dict[str, tuple[asyncio.Lock, int]] = {}  # A table's lock, and the searches using it.
 
     def _thread_pool(self) -> ThreadPoolExecutor:
         if self._threads is None:
             self._threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="mustamaija-bot")
         return self._threads
 
-    def _executor(self, game: str, spec: str) -> Executor:
-        if resolve_level(spec, game).partition(":")[0] in CHEAP_BOTS:
-            return self._thread_pool()
+    def _process_pool(self) -> ProcessPoolExecutor:
         if self._processes is None:
             # Spawn, not fork: the server has threads, and a forked child would inherit their locks.
             self._processes = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         return self._processes
 
-    async def choose(self, game: str, record: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
+    async def choose(self, game: str, record: dict[str, Any], seat: int, spec: str, seed: int,
+                     table: str = "") -> dict[str, Any]:
         """Return the bot's next action in a deal of ``game`` without blocking the event loop."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(game, spec), bot_action, game, record, seat, spec, seed)
+        if resolve_level(spec, game).partition(":")[0] in CHEAP_BOTS:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._thread_pool(), bot_action, game, record, seat, spec, seed)
+        result: dict[str, Any] = await self.search(table, bot_action, game, record, seat, spec, seed)
+        return result
 
-    async def run(self, func: Any, *args: Any) -> Any:
-        """Run another slow function (a hint) in the thread pool."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread_pool(), func, *args)
+    async def search(self, table: str, func: Any, *args: Any) -> Any:
+        """Run a search (a search bot's choice, a hint) for ``table`` in the process pool, one at a time per table."""
+        turn, count = self._turns.get(table) or (asyncio.Lock(), 0)
+        self._turns[table] = (turn, count + 1)
+        try:
+            async with turn:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self._process_pool(), func, *args)
+        finally:
+            turn, count = self._turns[table]
+            if count <= 1:  # Forget idle tables, so that finished ones leave nothing behind.
+                del self._turns[table]
+            else:
+                self._turns[table] = (turn, count - 1)
 
     def close(self) -> None:
-        """Stop the pools (running choices are abandoned)."""
+        """Stop the pools: queued work is dropped, and search workers are stopped, not waited for."""
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
+            workers = list(getattr(self._processes, "_processes", {}).values())
             self._processes.shutdown(wait=False, cancel_futures=True)
+            # A worker deep in a search would keep the server process waiting for it at exit.
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.join(5)
+            self._processes = None

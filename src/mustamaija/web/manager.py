@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.core.protocol import Game
 from mustamaija.web.bots import BotRunner
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError
@@ -61,11 +60,15 @@ def _clean_name(name: object, fallback: str) -> str:
     return text or fallback
 
 
-def _hint_json(game: Game, view: Any, seconds: float) -> dict[str, Any]:
-    """Return the hint of :mod:`mustamaija.search.hints` for the view's seat, in about ``seconds``, as JSON."""
+def _hint_json(game_name: str, view: Any, seconds: float) -> dict[str, Any]:
+    """Return the hint of :mod:`mustamaija.search.hints` for the view's seat, in about ``seconds``, as JSON.
+
+    It runs in a worker process (it is given the game's name and the seat's view, which pickle).
+    """
+    from mustamaija.core.registry import get_game
     from mustamaija.search.hints import hint
 
-    result: dict[str, Any] = hint(game, view, seconds=seconds, seed=0).to_json()
+    result: dict[str, Any] = hint(get_game(game_name), view, seconds=seconds, seed=0).to_json()
     return result
 
 
@@ -246,8 +249,8 @@ class TableManager:
             raise ApiError("rate_limited", f"the server is computing {_MAX_HINTS} hints already: ask again in a moment")
         self._hints += 1
         try:
-            result: dict[str, Any] = await self.runner.run(_hint_json, table.game, state.view(seat),
-                                                           self.config.hint_seconds)
+            result: dict[str, Any] = await self.runner.search(table.id, _hint_json, table.game.name, state.view(seat),
+                                                              self.config.hint_seconds)
         except MustamaijaError as e:  # The search cannot judge this position: say so, as any refusal.
             raise ApiError("not_playing", f"no hint for this position: {e}") from None
         finally:
@@ -388,7 +391,7 @@ class TableManager:
         game = table.game.name
         record = table.record().to_json()
         try:
-            body = await self.runner.choose(game, record, seat, spec, secrets.randbits(32))
+            body = await self.runner.choose(game, record, seat, spec, secrets.randbits(32), table.id)
         except Exception as e:  # A broken bot or pool must not stall the table: a random bot plays this action.
             log.warning("table %s: bot %s failed (%s: %s); a random bot plays instead", table.id, spec, type(e).__name__, e)
             body = await self.runner.choose(game, record, seat, "easy", secrets.randbits(32))

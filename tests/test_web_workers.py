@@ -1,0 +1,98 @@
+"""Searches run in worker processes, one at a time per table, and a stopped server leaves no child behind.
+
+Regression tests of the web hardening issue: hints and search bots shared a
+two-thread pool with the cheap bots (two hints at one table slowed every
+other table's bots tenfold), and after SIGTERM a search worker and the
+resource tracker outlived the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+import httpx
+
+from mustamaija.web.bots import BotRunner
+from mustamaija.web.testing import ServerProcess
+
+PAUSE = 0.4
+
+
+def napping_worker(seconds: float) -> int:
+    """Sleep in the worker process and return its process id."""
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_each_table_has_one_search_at_a_time_and_tables_share_the_workers() -> None:
+    async def go() -> tuple[float, float, set[int]]:
+        runner = BotRunner(workers=2)
+        try:
+            await runner.search("warm-up", napping_worker, 0.0)  # Start the workers before timing.
+            await asyncio.gather(runner.search("a", napping_worker, 0.0), runner.search("b", napping_worker, 0.0))
+            start = time.monotonic()
+            same = await asyncio.gather(*(runner.search("one table", napping_worker, PAUSE) for _ in range(2)))
+            one_table = time.monotonic() - start
+            start = time.monotonic()
+            await asyncio.gather(runner.search("table 1", napping_worker, PAUSE), runner.search("table 2", napping_worker, PAUSE))
+            two_tables = time.monotonic() - start
+            assert not runner._turns, "finished tables leave no lock behind"
+            return one_table, two_tables, set(same)
+        finally:
+            runner.close()
+
+    one_table, two_tables, pids = asyncio.run(go())
+    assert os.getpid() not in pids, "searches run in worker processes, not in the server"
+    assert one_table >= 2 * PAUSE * 0.9, "one table's two searches ran side by side"
+    assert two_tables < 2 * PAUSE * 0.9, "two tables' searches did not share the workers"
+
+
+def _children(pid: int) -> set[int]:
+    """Return the processes whose parent is ``pid`` (from /proc)."""
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.add(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_sigterm_stops_the_server_and_every_child_while_a_search_bot_thinks(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "term.sqlite3").start()
+    assert server.proc is not None
+    try:
+        seats = [{"kind": "bot", "bot": "pimc:time=2"}, {"kind": "bot", "bot": "pimc:time=2"}]
+        r = httpx.post(f"{server.url}api/tables", json={"players": 2, "seats": seats, "sit": False}, timeout=10)
+        assert r.status_code == 201, r.text
+        deadline = time.monotonic() + 30
+        children: set[int] = set()
+        while time.monotonic() < deadline and len(children) < 2:  # A search worker and the resource tracker.
+            children = _children(server.proc.pid)
+            time.sleep(0.2)
+        assert children, "the search bot never started a worker process"
+        time.sleep(0.5)  # Let the worker get into a search.
+        server.proc.send_signal(signal.SIGTERM)
+        server.proc.wait(20)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(pid) for pid in children):
+            time.sleep(0.1)
+        assert not [pid for pid in children if _alive(pid)], "a child of the server outlived it"
+    finally:
+        server.stop()
