@@ -220,6 +220,21 @@ class TableManager:
         self.store.commit(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
         self._broadcast(table, events)
         self._wake_up(table)
+        self._forget_if_idle(table)
+
+    def _forget_if_idle(self, table: LiveTable) -> None:
+        """Let a table whose match is over and that nobody watches leave memory.
+
+        It stays in the store: :meth:`get` loads it again for a replay, a rematch or a late visitor.
+        """
+        if table.status != "over" or self.subscribers.get(table.id) or self._closing:
+            return
+        self.tables.pop(table.id, None)
+        self._wake.pop(table.id, None)
+        self.subscribers.pop(table.id, None)
+        driver = self._drivers.pop(table.id, None)
+        if driver is not None and driver is not asyncio.current_task():
+            driver.cancel()
 
     def rematch(self, table_id: str, seat: int | None) -> LiveTable:
         """Begin a new match at a table whose match is over."""
@@ -304,6 +319,8 @@ class TableManager:
             return
         subs.discard(sub)
         table = self.tables.get(sub.table_id)
+        if table is not None and not subs:
+            self._forget_if_idle(table)
         if table is None or sub.seat is None or self._closing:
             return
         s = table.seats[sub.seat]
@@ -342,7 +359,7 @@ class TableManager:
         self._drivers[table.id] = asyncio.get_running_loop().create_task(self._driver(table, event))
 
     async def _driver(self, table: LiveTable, wake: asyncio.Event) -> None:
-        while True:
+        while self.tables.get(table.id) is table:  # A forgotten table's driver ends with it.
             await wake.wait()
             wake.clear()
             try:
