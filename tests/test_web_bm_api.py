@@ -107,7 +107,7 @@ def test_create_a_black_maria_table_with_defaults_and_bots(client: TestClient) -
     ({"rules": {"target": 50}}, "bad_rules", "unknown rule key 'target'"),
     ({"max_losses": 2}, "bad_rules", "not after losses"),
     ({"players": 3, "seats": [{"kind": "person"}, {"kind": "bot", "bot": "grandmaster"}, {"kind": "bot"}]}, "bad_bot",
-     "unknown Black Maria bot 'grandmaster'"),
+     "a table's bots are a level"),
     ({"players": 3, "seats": [{"kind": "person"}]}, "bad_request", "lists 1 seats"),
     ({"game": "chess"}, "bad_request", "game"),
 ])

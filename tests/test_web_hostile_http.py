@@ -126,3 +126,4 @@ def test_forwarded_addresses_are_not_believed_from_an_unknown_proxy(tmp_path: Pa
             conn.close()
             limited += response.status == 429
         assert limited > 0, "a client changing X-Forwarded-For slipped past the per-address limit"
+

@@ -60,9 +60,10 @@ def closed_with(ws: WebSocketTestSession) -> int:
 def test_hello_gives_welcome_and_sync_for_seats_and_spectators(client: TestClient) -> None:
     tid, tokens = two_people(client)
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
-        ws.send_json({"type": "hello", "token": tokens[1], "since": None})
-        assert ws.receive_json() == {"type": "welcome", "seat": 1, "table_id": tid}
+        ws.send_json({"type": "hello", "token": tokens[1], "since": None, "id": "hi"})
+        welcome = ws.receive_json()
         sync = ws.receive_json()
+        assert welcome == {"type": "welcome", "seat": 1, "table_id": tid, "id": "hi", "version": sync["table"]["version"]}
         assert sync["type"] == "sync" and sync["state"]["seat"] == 1 and len(sync["state"]["hand"]) == 5
         assert [e["kind"] for e in sync["log"]] == ["deal_start"] and sync["seq"] == sync["table"]["seq"]
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
@@ -131,7 +132,7 @@ def test_action_errors(client: TestClient) -> None:
         me.send_text('{"type": "ping", "pad": "' + "x" * 9000 + '"}')
         assert until(me, "error")["error"]["code"] == "too_large"
         me.send_json({"type": "ping"})
-        assert until(me, "pong") == {"type": "pong"}
+        assert until(me, "pong") == {"type": "pong", "id": None, "version": version}
         me.send_json({"type": "action", "version": version, "action": legal, "id": "ok"})
         assert until(me, "ack")["version"] == version + 1
     with client.websocket_connect(f"/ws/tables/{tid}") as spectator:
@@ -283,7 +284,7 @@ def test_floods_are_limited_then_closed() -> None:
             for _ in range(3):
                 ws.send_json({"type": "ping"})
             for _ in range(3):
-                assert until(ws, "pong") == {"type": "pong"}
+                assert until(ws, "pong") == {"type": "pong", "id": None, "version": 1}
             for _ in range(5):
                 ws.send_json({"type": "ping"})
             for _ in range(5):

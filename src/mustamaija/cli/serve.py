@@ -84,7 +84,11 @@ def run(args: argparse.Namespace) -> int:
     # any address and slip past the per-address limits, so forwarded headers count only from named proxies.
     server = uvicorn.Server(uvicorn.Config(app, log_level=args.log_level, ws_max_size=64 * 1024,
                                            timeout_graceful_shutdown=3, proxy_headers=bool(proxies),
-                                           forwarded_allow_ips=proxies or None))
+                                           forwarded_allow_ips=proxies or None,
+                                           # A dead peer is found by pings; an idle HTTP connection is closed.
+                                           ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_keep_alive=5,
+                                           # Past this many connections and tasks the server answers 503.
+                                           limit_concurrency=config.ws_total + 500))
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
     print("stopped", file=sys.stderr)

@@ -458,10 +458,23 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     # -- the WebSocket --------------------------------------------------------------------------------
 
+    sockets: dict[str, int] = {}  # Open WebSockets by client address.
+
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        await serve_socket(websocket, table_id, manager, cfg)
+        # Upgrades skip the HTTP rate limit, so sockets have caps of their own: per address and in all.
+        host = websocket.client.host if websocket.client else "?"
+        if sockets.get(host, 0) >= cfg.ws_per_address or sum(sockets.values()) >= cfg.ws_total:
+            await websocket.close(code=1013, reason="too many connections: try again later")
+            return
+        sockets[host] = sockets.get(host, 0) + 1
+        try:
+            await websocket.accept()
+            await serve_socket(websocket, table_id, manager, cfg)
+        finally:
+            sockets[host] -= 1
+            if not sockets[host]:
+                del sockets[host]
 
     return app
 

@@ -63,5 +63,9 @@ class ServerConfig:
     http_burst: int = 60
     http_rate: float = 30.0
     keepalive: float = 10.0
+    ws_per_address: int = 32
+    """The most WebSockets one client address may hold open at once."""
+    ws_total: int = 2000
+    """The most WebSockets the server holds open at once."""
     bot_bounds: dict[str, float] = field(default_factory=lambda: {"time": 2.0, "iters": 5000, "samples": 100})
     """The most a client may ask of a bot's budget: seconds a decision, playouts, sampled deals."""

@@ -119,7 +119,8 @@ function onMessage(msg) {
       render();
       break;
     case "hint":
-      showHint(msg.hint);
+      // A hint is about the position it was asked for: one for a position since left is not shown.
+      if (!app.meta || msg.version === undefined || msg.version === app.meta.version) showHint(msg.hint);
       break;
     case "error":
       onError(msg.error, msg.id);
@@ -131,6 +132,7 @@ function onMessage(msg) {
 
 function onError(error, id) {
   if (id && id === app.pending) app.pending = null;
+  if (id === "h" && error.code === "stale") return;  // The table moved on before the hint was ready.
   if (error.code === "stale" || error.code === "not_your_turn") {
     // Another update is on its way; make sure this page has the latest state.
     app.socket.send({ type: "sync" });
