@@ -11,48 +11,25 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import json
 import logging
 import os
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
-from mustamaija.web import ServerConfig, create_app, table_socket
-from web_live import http
+from mustamaija.web import table_socket
+from web_live import http, serving
 
 BASE: dict[str, Any] = {"bot_pace": 0.0, "deal_pause": 0.0, "hint_seconds": 0.3, "http_burst": 100000,
                         "ws_rate": 1000.0, "ws_burst": 1000}
-
-
-@contextlib.contextmanager
-def serving(db: Path, config: dict[str, Any], **options: Any) -> Iterator[str]:
-    """Serve the app with ``config`` (and uvicorn ``options``) on a free loopback port; yield ``host:port``."""
-    app = create_app(ServerConfig(db_url=f"sqlite:///{db}", **config))
-    srv = uvicorn.Server(uvicorn.Config(app, log_config=None, log_level="warning", lifespan="on", **options))
-    sock = socket.create_server(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
-        time.sleep(0.02)
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(15)
 
 
 @pytest.fixture(scope="module")

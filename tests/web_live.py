@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import socket
@@ -19,10 +20,11 @@ from mustamaija.web import ServerConfig, create_app
 CARD = re.compile(r"^[2-9TJQKA][SHDC]$")
 
 
-def live_server(db: Path) -> Iterator[str]:
-    """Serve the app on a free loopback port with bots at full speed; yield ``host:port`` until closed."""
-    config = ServerConfig(db_url=f"sqlite:///{db}", bot_pace=0.0, deal_pause=0.0, ws_rate=1000.0, http_burst=100000)
-    srv = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning", lifespan="on"))
+@contextlib.contextmanager
+def serving(db: Path, config: dict[str, Any], **options: Any) -> Iterator[str]:
+    """Serve the app with ``config`` (and uvicorn ``options``) on a free loopback port; yield ``host:port``."""
+    app = create_app(ServerConfig(db_url=f"sqlite:///{db}", **config))
+    srv = uvicorn.Server(uvicorn.Config(app, log_config=None, log_level="warning", lifespan="on", **options))
     sock = socket.create_server(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -31,9 +33,17 @@ def live_server(db: Path) -> Iterator[str]:
     while not srv.started:
         assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
         time.sleep(0.02)
-    yield f"127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(15)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(15)
+
+
+def live_server(db: Path) -> Iterator[str]:
+    """Serve the app on a free loopback port with bots at full speed; yield ``host:port`` until closed."""
+    with serving(db, {"bot_pace": 0.0, "deal_pause": 0.0, "ws_rate": 1000.0, "http_burst": 100000}) as base:
+        yield base
 
 
 def http(base: str, method: str, path: str, body: object = None) -> Any:
