@@ -127,3 +127,26 @@ def test_forwarded_addresses_are_not_believed_from_an_unknown_proxy(tmp_path: Pa
             limited += response.status == 429
         assert limited > 0, "a client changing X-Forwarded-For slipped past the per-address limit"
 
+
+
+def test_a_connection_slow_with_its_request_head_is_closed(tmp_path: Path) -> None:
+    import socket
+    import time
+
+    with ServerProcess(tmp_path / "slow.sqlite3", extra=("--head-timeout", "1")) as server:
+        port = int(server.url.rstrip("/").rsplit(":", 1)[1])
+        partial = socket.create_connection(("127.0.0.1", port))
+        partial.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")  # Slowloris: the head never ends.
+        silent = socket.create_connection(("127.0.0.1", port))
+        start = time.monotonic()
+        for sock in (partial, silent):
+            sock.settimeout(10)
+            assert sock.recv(100) == b"", "the server answered instead of closing"
+        assert time.monotonic() - start < 8, "slow connections were kept"
+        # A client that sends its requests in time is served, and twice on one keep-alive connection.
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        for _ in range(2):
+            conn.request("GET", "/api/health")
+            response = conn.getresponse()
+            assert response.status == 200 and b'"ok"' in response.read()
+        conn.close()

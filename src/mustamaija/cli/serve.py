@@ -43,6 +43,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--trust-proxy", default="", metavar="ADDRESSES",
                    help="comma-separated addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
                         "headers are believed (default: none: every client is known by its own address)")
+    p.add_argument("--head-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="seconds a connection has to send a request's line and headers (default 10)")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"],
                    help="server log level (default warning)")
     p.set_defaults(run=run)
@@ -55,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
         from mustamaija.web import ServerConfig, create_app
         from mustamaija.web.config import default_db_url
+        from mustamaija.web.protocol import protocol_class
     except ImportError as e:
         raise MustamaijaError(f"the web app needs its extra: pip install 'mustamaija[web]' ({e})") from None
     for name in ("bot_pace", "deal_pause", "takeover_after"):
@@ -88,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
                                            # A dead peer is found by pings; an idle HTTP connection is closed.
                                            ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_keep_alive=5,
                                            # Past this many connections and tasks the server answers 503.
-                                           limit_concurrency=config.ws_total + 500))
+                                           limit_concurrency=config.ws_total + 500,
+                                           # A connection must send each request head in time (no slowloris).
+                                           http=protocol_class(args.head_timeout)))
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
     print("stopped", file=sys.stderr)
