@@ -150,3 +150,12 @@ def test_a_connection_slow_with_its_request_head_is_closed(tmp_path: Path) -> No
             response = conn.getresponse()
             assert response.status == 200 and b'"ok"' in response.read()
         conn.close()
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for url in ("/", "/api/health", "/static/js/api.js", "/nowhere"):
+        headers = client.get(url).headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"] and "script-src 'self'" in headers[
+            "content-security-policy"], url
+        assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+        assert headers["referrer-policy"] == "no-referrer"
