@@ -9,6 +9,7 @@ on one SQLite file, a plain file path for ``--db`` and unknown methods.
 from __future__ import annotations
 
 import http.client
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -159,3 +160,13 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
             "content-security-policy"], url
         assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
         assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_database_holds_no_usable_seat_token(client: TestClient) -> None:
+    import hashlib
+
+    table, token, _ = _table(client)
+    row = client.app.state.manager.store.load_table(table)  # type: ignore[attr-defined]
+    dumped = json.dumps(row, default=str)
+    assert token not in dumped
+    assert hashlib.sha256(token.encode()).hexdigest() in [seat["token_hash"] for seat in row["seats"]]
