@@ -43,7 +43,7 @@ def test_the_example_bot_joins_a_free_seat_and_reports_errors(tmp_path: Path) ->
         request = urllib.request.Request(f"{server.url}api/tables", data=body, headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as answer:
             table_id = json.loads(answer.read())["table"]["id"]
-        run = subprocess.run([sys.executable, str(CLIENT), server.url, "--join", table_id, "--quiet"],
+        run = subprocess.run([sys.executable, str(CLIENT), server.url, f"--join={table_id}", "--quiet"],
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, run.stdout + run.stderr
         assert f"match over at table {table_id}: seat 1" in run.stdout

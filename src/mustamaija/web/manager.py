@@ -153,6 +153,8 @@ class TableManager:
         """Create a table; with ``sit`` the creator takes the first person seat. Return (table, seat, token)."""
         config, seats = check_config(body, self.config.takeover_after, self.config.bot_bounds)
         table_id = secrets.token_urlsafe(9)
+        while table_id.startswith("-"):  # An id that looks like an option would trip command lines (--join -x…).
+            table_id = secrets.token_urlsafe(9)
         table = LiveTable(table_id, config, seats)
         events: list[dict[str, Any]] = []
         seat = token = None
