@@ -24,7 +24,7 @@ from mustamaija.core.cards import card_name, cards_of
 from mustamaija.core.errors import FormatError
 from mustamaija.core.records import card_at
 
-__all__ = ["CardsAction", "read_action_head", "read_card", "read_card_list"]
+__all__ = ["CardsAction", "read_action_head", "read_card_list"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +57,13 @@ class CardsAction:
         return f"seat {self.seat} {self.VERB} {' '.join(card_name(c) for c in cards_of(self.cards))}"
 
 
-def read_card(text: object, what: str) -> int:
-    """Return the card of a record's card string; else raise :class:`FormatError` naming ``what``."""
-    return card_at(text, what)
-
-
 def read_card_list(value: object, key: str, what: str, verb: str) -> int:
     """Return the mask of a record's list of card strings (``key`` names it; a card twice is an error)."""
     if not isinstance(value, list):
         raise FormatError(f"'{key}' must be a list of cards, not {value!r}")
     mask = 0
     for text in value:
-        c = read_card(text, what)
+        c = card_at(text, what)
         if mask >> c & 1:
             raise FormatError(f"card {card_name(c)} is {verb} twice")
         mask |= 1 << c

@@ -23,8 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from mustamaija.core.actions import CardsAction, read_action_head, read_card, read_card_list
+from mustamaija.core.actions import CardsAction, read_action_head, read_card_list
 from mustamaija.core.cards import card_name
+from mustamaija.core.records import card_at
 
 __all__ = ["NUM_STEPS", "Action", "Pass", "Play", "action_from_json", "step_name"]
 
@@ -69,7 +70,7 @@ def action_from_json(obj: object, players: int | None = None) -> Action:
     seat, kind = read_action_head(obj, players, ("pass", "play"))
     assert isinstance(obj, Mapping)
     if kind == "play":
-        return Play(seat, read_card(obj["play"], "the played card"))
+        return Play(seat, card_at(obj["play"], "the played card"))
     return Pass(seat, read_card_list(obj["pass"], "pass", "a passed card", "passed"))
 
 

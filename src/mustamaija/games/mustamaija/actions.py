@@ -32,9 +32,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from mustamaija.core.actions import CardsAction, read_action_head, read_card, read_card_list
+from mustamaija.core.actions import CardsAction, read_action_head, read_card_list
 from mustamaija.core.cards import SUITS, card_name, mask_of, parse_card, parse_suit
 from mustamaija.core.errors import CardError, FormatError
+from mustamaija.core.records import card_at
 
 __all__ = [
     "DECLARE",
@@ -129,10 +130,10 @@ def action_from_json(obj: object, players: int | None = None) -> Action:
             raise FormatError(f"'beat' must be an object of led card to beating card, not {value!r}")
         pairs: dict[int, int] = {}
         for led_text, beater_text in value.items():
-            led = read_card(led_text, "a beaten card")
+            led = card_at(led_text, "a beaten card")
             if led in pairs:
                 raise FormatError(f"led card {card_name(led)} is beaten twice")
-            pairs[led] = read_card(beater_text, f"the card beating {card_name(led)}")
+            pairs[led] = card_at(beater_text, f"the card beating {card_name(led)}")
         return Beat.of(seat, pairs)
     if not isinstance(value, str):
         raise FormatError(f"'declare' must be a suit letter, not {value!r}")
