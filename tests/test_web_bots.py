@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import games, get_game
-from mustamaija.web.bots import BotRunner, bot_action, check_bot, levels_json
+from mustamaija.web.bots import BotRunner, bot_action, cheap_action, check_bot, is_cheap, levels_json
 from mustamaija.web.errors import ApiError
 
 GAMES = [g.name for g in games()]
@@ -62,21 +62,20 @@ def test_a_bot_plays_one_legal_compound_action_from_its_views(game: Game) -> Non
         assert action.seat == state.to_act and state.can_play(action)
 
 
-def test_cheap_bots_think_in_threads_and_search_bots_in_processes(game: Game) -> None:
+def test_cheap_bots_choose_at_once_and_search_bots_in_processes(game: Game) -> None:
     record = game.record_of(game.deal(3, seed=3))
-    seat = record.start().to_act
+    state = record.start()
+    before = state.copy()
+    for level in ("easy", "medium"):
+        assert is_cheap(level, game)
+        action = cheap_action(game, state, level, 1)
+        assert action.seat == state.to_act and state.can_play(action)
+    assert state == before  # The bot played its steps on a copy.
+    assert not is_cheap(SEARCH[game.name], game)
     runner = BotRunner(workers=1)
-
-    async def both() -> tuple[dict[str, object], dict[str, object]]:
-        return (await runner.choose(game.name, record.to_json(), seat, "easy", 1),
-                await runner.choose(game.name, record.to_json(), seat, SEARCH[game.name], 1))
-
     try:
-        cheap, searched = asyncio.run(both())
-        assert isinstance(runner._threads, ThreadPoolExecutor)
+        searched = asyncio.run(runner.choose(game.name, record.to_json(), state.to_act, SEARCH[game.name], 1))
         assert isinstance(runner._processes, ProcessPoolExecutor)
     finally:
         runner.close()
-    state = record.start()
-    for body in (cheap, searched):
-        assert state.can_play(game.action_from_json(body, 3))
+    assert state.can_play(game.action_from_json(searched, 3))

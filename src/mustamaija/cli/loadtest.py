@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import http.client
 import ipaddress
 import json
@@ -35,6 +36,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -46,6 +48,9 @@ MAX_CLIENTS: Final = 1000
 
 MAX_SECONDS: Final = 120.0
 """The longest a level may run."""
+
+CONNECT_SECONDS: Final = 60.0
+"""The longest the clients of a level may take to connect before play is measured without the late ones."""
 
 PER_ADDRESS: Final = 30
 """The most clients sharing one source address (the server allows 32 sockets an address)."""
@@ -148,6 +153,17 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[int(rank) - 1]
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """Return the CPU time (user and system) a process has used so far, or None when it cannot be read."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def rss_mb(pid: int | None) -> float | None:
     """Return the resident memory of a process in MB (``VmRSS``), or None when it cannot be read."""
     if pid is None:
@@ -193,82 +209,133 @@ def create_table(address: str, port: int, local: str | None) -> tuple[str, str]:
         conn.close()
 
 
-async def play(ws_url: str, token: str, local: str | None, stop_at: float, interval: float,
-               rng: random.Random, stats: Stats) -> None:
-    """Play one seat until ``stop_at``: act whenever the seat is to act, timing each action's answer."""
+class Window:
+    """The measured time of a level: it opens once every client has connected and been synced, and lasts ``seconds``.
+
+    Connecting is not measured: a thousand hellos at once would time the connection storm, not play.
+    """
+
+    def __init__(self, clients: int, seconds: float, on_open: Callable[[], None]) -> None:
+        self.waiting = clients
+        self.seconds = seconds
+        self.on_open = on_open
+        self.go = asyncio.Event()
+        self.start = 0.0
+        self.stop_at = time.monotonic() + CONNECT_SECONDS  # Until it opens: the most connecting may take.
+
+    def ready(self) -> None:
+        """Count a client as connected (or failed); the last one opens the window."""
+        self.waiting -= 1
+        if self.waiting <= 0 and not self.go.is_set():
+            self.open()
+
+    def open(self) -> None:
+        """Start the measured time now."""
+        self.on_open()
+        self.start = time.monotonic()
+        self.stop_at = self.start + self.seconds
+        self.go.set()
+
+
+async def open_seat(ws_url: str, token: str, local: str | None) -> Any:
+    """Open a table's WebSocket from ``local`` and say hello with the seat's token."""
     from websockets.asyncio.client import connect
 
     extra: dict[str, Any] = {"local_addr": (local, 0)} if local else {}
-    async with connect(ws_url, max_size=2**22, open_timeout=30, close_timeout=2, **extra) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
-        seat: int | None = None
-        acted = -1  # The version last acted on.
-        sent = 0.0  # When the pending action was sent (0: none pending).
-        timed = False  # Whether the pending action's latency is recorded.
-        last = 0.0
-        rematch = -1
-        count = 0
-        latest: tuple[int, list[Any]] | None = None  # The version and legal actions when this seat is to act.
-        while True:
-            remaining = stop_at - time.monotonic()
-            if remaining <= 0:
-                return
-            try:
-                text = await asyncio.wait_for(ws.recv(), remaining)
-            except TimeoutError:
-                return
-            now = time.monotonic()
-            message = json.loads(text)
-            kind = message.get("type")
-            if kind == "welcome":
-                seat = message.get("seat")
-            elif kind == "error":
-                stats.error(str(message.get("error", {}).get("code", "error")))
-                if sent:
-                    sent, acted, latest = 0.0, -1, None
-                    await ws.send(json.dumps({"type": "sync"}))  # Refused: start again from a fresh state.
-            elif kind == "ack" and str(message.get("id", "")).startswith("a"):
-                if sent:
-                    if not timed:
+    ws = await connect(ws_url, max_size=2**22, open_timeout=30, close_timeout=2, **extra)
+    await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
+    return ws
+
+
+async def play(ws: Any, window: Window, ready: Callable[[], None], interval: float, rng: random.Random,
+               stats: Stats) -> None:
+    """Play one seat until the window closes: act whenever the seat is to act, timing each action's answer.
+
+    ``ready`` is called on the first sync: the seat is connected and knows its state.
+    """
+    seat: int | None = None
+    acted = -1  # The version last acted on.
+    sent = 0.0  # When the pending action was sent (0: none pending).
+    timed = False  # Whether the pending action's latency is recorded.
+    # Clients are not in step, as people are not: each starts at a random moment of the first interval
+    # and waits a random 0.5 to 1.5 intervals between actions (a burst of all clients at once would time
+    # the queue of the burst, not the server).
+    next_at: float | None = None
+    synced = False
+    rematch = -1
+    count = 0
+    latest: tuple[int, list[Any]] | None = None  # The version and legal actions when this seat is to act.
+    while True:
+        remaining = window.stop_at - time.monotonic()
+        if remaining <= 0:
+            return
+        try:
+            text = await asyncio.wait_for(ws.recv(), remaining)
+        except TimeoutError:
+            return
+        now = time.monotonic()
+        message = json.loads(text)
+        kind = message.get("type")
+        if kind == "welcome":
+            seat = message.get("seat")
+        elif kind == "error":
+            stats.error(str(message.get("error", {}).get("code", "error")))
+            if sent:
+                sent, acted, latest = 0.0, -1, None
+                await ws.send(json.dumps({"type": "sync"}))  # Refused: start again from a fresh state.
+        elif kind == "ack" and str(message.get("id", "")).startswith("a"):
+            if sent:
+                if not timed:
+                    stats.latencies.append(now - sent)
+                stats.accepted += 1
+                sent = 0.0
+        elif kind in ("sync", "update"):
+            if not synced:
+                synced = True
+                ready()
+            if sent and not timed and kind == "update":
+                for event in message.get("events", []):
+                    if event.get("kind") == "action" and event.get("seat") == seat and event.get("by") == "person":
                         stats.latencies.append(now - sent)
-                    stats.accepted += 1
-                    sent = 0.0
-            elif kind in ("sync", "update"):
-                if sent and not timed and kind == "update":
-                    for event in message.get("events", []):
-                        if event.get("kind") == "action" and event.get("seat") == seat and event.get("by") == "person":
-                            stats.latencies.append(now - sent)
-                            timed = True
-                table, state = message["table"], message["state"]
-                if table["status"] == "over":
-                    number = table["match"]["number"]
-                    if number != rematch:
-                        rematch = number
-                        await ws.send(json.dumps({"type": "rematch", "id": f"r{number}"}))
-                    latest = None
-                else:
-                    legal = state.get("legal") if state is not None else None
-                    latest = (table["version"], legal["actions"]) if legal and legal.get("actions") else None
-            # The update holding an action may already ask this seat to act again: act once it is acknowledged.
-            if sent or latest is None or latest[0] == acted:
-                continue
-            if interval:
-                wait = last + interval - time.monotonic()
-                if wait > 0:
-                    if time.monotonic() + wait >= stop_at:
-                        return
-                    await asyncio.sleep(wait)
-            count += 1
-            acted, timed = latest[0], False
-            payload = json.dumps({"type": "action", "version": latest[0], "action": rng.choice(latest[1]),
-                                  "id": f"a{count}"})
-            sent = last = time.monotonic()
-            await ws.send(payload)
+                        timed = True
+            table, state = message["table"], message["state"]
+            if table["status"] == "over":
+                number = table["match"]["number"]
+                if number != rematch:
+                    rematch = number
+                    await ws.send(json.dumps({"type": "rematch", "id": f"r{number}"}))
+                latest = None
+            else:
+                legal = state.get("legal") if state is not None else None
+                latest = (table["version"], legal["actions"]) if legal and legal.get("actions") else None
+        # The update holding an action may already ask this seat to act again: act once it is acknowledged.
+        if sent or latest is None or latest[0] == acted:
+            continue
+        if not window.go.is_set():
+            await window.go.wait()
+        if next_at is None:
+            next_at = window.start + interval * rng.random()
+        if interval:
+            wait = next_at - time.monotonic()
+            if wait > 0:
+                if time.monotonic() + wait >= window.stop_at:
+                    return
+                await asyncio.sleep(wait)
+        count += 1
+        acted, timed = latest[0], False
+        payload = json.dumps({"type": "action", "version": latest[0], "action": rng.choice(latest[1]),
+                              "id": f"a{count}"})
+        sent = time.monotonic()
+        next_at = sent + interval * rng.uniform(0.5, 1.5)
+        await ws.send(payload)
 
 
 async def run_level(level: int, clients: int, address: str, port: int, seconds: float, interval: float,
-                    seed: int) -> tuple[Stats, float, int]:
-    """Create the tables of one level, play them for ``seconds`` and return the stats, the time played and the tables."""
+                    seed: int, on_start: Callable[[], None] = lambda: None) -> tuple[Stats, float, int]:
+    """Create the tables of one level, play them for ``seconds`` and return the stats, the time played and the tables.
+
+    ``on_start`` is called when play begins, once the tables are made (to read the server's CPU time).
+    """
     from websockets.exceptions import WebSocketException
 
     stats = Stats()
@@ -285,20 +352,47 @@ async def run_level(level: int, clients: int, address: str, port: int, seconds: 
 
     tables = await asyncio.gather(*(make(i) for i in range(clients)))
     host = f"[{address}]" if ":" in address else address
-    start = time.monotonic()
-    stop_at = start + seconds
+    made = sum(t is not None for t in tables)
+    window = Window(made, seconds, on_start)
+    gate = asyncio.Semaphore(64)  # Connections are opened a few at a time, as a listen backlog expects.
 
     async def client(i: int, table: tuple[str, str]) -> None:
         rng = random.Random(seed * 1_000_003 + level * 10_007 + i)
+        counted = False
+
+        def ready() -> None:
+            nonlocal counted
+            if not counted:
+                counted = True
+                window.ready()
+
         try:
-            await play(f"ws://{host}:{port}/ws/tables/{table[0]}", table[1], locals_[i], stop_at, interval, rng, stats)
+            async with gate:
+                ws = await open_seat(f"ws://{host}:{port}/ws/tables/{table[0]}", table[1], locals_[i])
+            async with ws:
+                await play(ws, window, ready, interval, rng, stats)
         except (OSError, WebSocketException, TimeoutError, ValueError, KeyError, TypeError):
             stats.error("connection")
+        finally:
+            ready()  # A client that failed before its sync must not hold the window shut.
 
+    async def open_late() -> None:  # Should some client never be synced, measure with those that are.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(window.go.wait(), CONNECT_SECONDS)
+        if not window.go.is_set():
+            window.open()
+
+    opener = asyncio.create_task(open_late())
     await asyncio.gather(*(client(i, t) for i, t in enumerate(tables) if t is not None))
-    made = sum(t is not None for t in tables)
-    # Clients stop at ``stop_at`` (or before it, when the next action would come after it): the window is the level's.
-    return stats, max(time.monotonic() - start, seconds) if made else seconds, made
+    opener.cancel()
+    if not window.go.is_set():
+        window.open()
+    # Clients stop when the window closes (or before it, when the next action would come after it).
+    return stats, max(time.monotonic() - window.start, seconds) if made else seconds, made
+
+
+def _read_cpu(into: list[float | None], pid: int | None) -> None:
+    into.append(cpu_seconds(pid))
 
 
 def _ms(value: float | None) -> float | None:
@@ -336,8 +430,12 @@ def run(args: argparse.Namespace) -> int:
             url, pid = args.url, args.server_pid
         results: list[dict[str, Any]] = []
         for index, clients in enumerate(levels):
+            cpu: list[float | None] = []
             stats, played, tables = asyncio.run(run_level(index, clients, address, port, args.seconds,
-                                                          1.0 / args.client_rate if args.client_rate else 0.0, args.seed))
+                                                          1.0 / args.client_rate if args.client_rate else 0.0, args.seed,
+                                                          functools.partial(_read_cpu, cpu, pid)))
+            cpu.append(cpu_seconds(pid))
+            used = cpu[1] - cpu[0] if len(cpu) == 2 and cpu[0] is not None and cpu[1] is not None else None
             lat = stats.latencies
             results.append({
                 "clients": clients, "tables": tables, "seconds": round(played, 3), "accepted": stats.accepted,
@@ -345,7 +443,10 @@ def run(args: argparse.Namespace) -> int:
                 "latency_ms": {"p50": _ms(percentile(lat, 50)), "p95": _ms(percentile(lat, 95)),
                                "p99": _ms(percentile(lat, 99)), "max": _ms(max(lat) if lat else None)},
                 "errors": stats.errors, "error_codes": dict(sorted(stats.codes.items())),
-                "server_rss_mb": rss_mb(pid), "loadavg": [round(x, 2) for x in os.getloadavg()],
+                "server_rss_mb": rss_mb(pid),
+                "server_cpu_percent": round(100 * used / played, 1) if used is not None and played > 0 else None,
+                "server_cpu_ms_per_action": round(1000 * used / stats.accepted, 3) if used is not None and stats.accepted else None,
+                "loadavg": [round(x, 2) for x in os.getloadavg()],
             })
             if not args.json:
                 print(f"  {clients} clients done", file=sys.stderr, flush=True)
@@ -359,15 +460,19 @@ def run(args: argparse.Namespace) -> int:
     print(f"mustamaija loadtest of {url} ({'own server' if args.url is None else 'given server'}; "
           f"{args.seconds:g} s a level; {pace}; {os.cpu_count()} CPUs)")
     print(f"{'clients':>7} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7} "
-          f"{'RSS MB':>8} {'load 1/5/15 min':>17}")
+          f"{'RSS MB':>8} {'CPU %':>6} {'CPU ms/action':>13} {'load 1/5/15 min':>17}")
 
     def cell(value: float | None) -> str:
         return "-" if value is None else f"{value:.1f}"
+
+    def cell3(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3f}"
 
     for row in results:
         lat_ms = row["latency_ms"]
         print(f"{row['clients']:>7} {row['actions_per_s']:>10.1f} {cell(lat_ms['p50']):>8} {cell(lat_ms['p95']):>8} "
               f"{cell(lat_ms['p99']):>8} {row['errors']:>7} {cell(row['server_rss_mb']):>8} "
+              f"{cell(row['server_cpu_percent']):>6} {cell3(row['server_cpu_ms_per_action']):>13} "
               f"{' '.join(f'{x:.2f}' for x in row['loadavg']):>17}")
         if row["error_codes"]:
             print(f"{'':>7} errors: {', '.join(f'{k} {v}' for k, v in row['error_codes'].items())}")

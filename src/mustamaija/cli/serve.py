@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import socket
 import sys
 import threading
 import webbrowser
 from pathlib import Path
+from typing import Final
 
 from mustamaija.core.errors import MustamaijaError
+
+GC_THRESHOLDS: Final = (10_000, 20, 100)
+"""The server's cycle-collector thresholds (Python's are 700, 10, 10): young passes less often, full ones rarely."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -90,10 +95,19 @@ def run(args: argparse.Namespace) -> int:
                                            forwarded_allow_ips=proxies or None,
                                            # A dead peer is found by pings; an idle HTTP connection is closed.
                                            ws_ping_interval=20.0, ws_ping_timeout=20.0, timeout_keep_alive=5,
+                                           # Messages are a few kB: compressing each cost a twentieth of the
+                                           # server's time an action (docs/web.md, "Load testing").
+                                           ws_per_message_deflate=False,
                                            # Past this many connections and tasks the server answers 503.
                                            limit_concurrency=config.ws_total + 500,
                                            # A connection must send each request head in time (no slowloris).
                                            http=protocol_class(args.head_timeout)))
+    # The cycle collector's full passes are the worst of the latencies at a busy server (a pass over every
+    # table and connection). What exists now (the code, the app) lives as long as the server: it is left out
+    # of the passes. Young garbage is collected as usual, but less often, and a full pass comes rarely.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
     print("stopped", file=sys.stderr)

@@ -20,6 +20,7 @@ mustamaija.core.errors.RulesError: unknown rule key 'colour' (known keys: hands,
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from typing import Any, Self
 
@@ -48,12 +49,18 @@ class RuleSet:
 
     def to_json(self, *, only_changes: bool = False) -> dict[str, Any]:
         """Return the JSON object; with ``only_changes`` only the keys that differ from the defaults."""
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
-        if only_changes:
-            default = type(self)()
-            out = {k: v for k, v in out.items() if getattr(default, k) != v}
-        return out
+        return dict(_json_of(self, only_changes))  # A copy: the cached object is shared.
 
     def replace(self, **changes: Any) -> Self:
         """Return a copy with some keys changed, validated."""
         return type(self).from_json({**self.to_json(), **changes})
+
+
+@functools.lru_cache(maxsize=1024)
+def _json_of(rules: RuleSet, only_changes: bool) -> dict[str, Any]:
+    """Return a rule set's JSON object, once for each rule set: records and tables write it at every action."""
+    out = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}  # type: ignore[arg-type]
+    if only_changes:
+        default = type(rules)()
+        out = {k: v for k, v in out.items() if getattr(default, k) != v}
+    return out

@@ -26,7 +26,7 @@ from typing import Any
 from mustamaija.core.errors import IllegalActionError, MustamaijaError
 from mustamaija.players.registry import sees_all
 
-__all__ = ["play_out"]
+__all__ = ["next_action", "play_out"]
 
 
 def play_out(state: Any, players: Sequence[Any], *, names: Sequence[str] | None = None,
@@ -59,6 +59,26 @@ def play_out(state: Any, players: Sequence[Any], *, names: Sequence[str] | None 
             name = names[seat] if names is not None else getattr(player, "name", type(player).__name__)
             raise MustamaijaError(f"bot {name!r} in seat {seat} chose an illegal step {step!r}{where}: {e}") from None
     return decisions, seconds
+
+
+def next_action(state: Any, player: Any) -> Any:
+    """Return the compound action ``player`` completes for the seat to act, asked step by step with its views.
+
+    The steps are played on a copy: ``state`` is left as it was.
+
+    >>> from mustamaija.core.registry import games
+    >>> from mustamaija.players.random import RandomPlayer
+    >>> s = next(iter(games())).deal(3, seed=2)
+    >>> action = next_action(s, RandomPlayer(seed=1))
+    >>> action.seat == s.to_act, len(s.actions())
+    (True, 0)
+    """
+    seat = state.to_act
+    work = state.copy()
+    done = len(work.actions())
+    while len(work.actions()) == done:
+        work.apply(player.act(work.view(seat)))
+    return work.actions()[-1]
 
 
 def _as_step(choice: Any) -> int:

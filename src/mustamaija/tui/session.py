@@ -34,6 +34,7 @@ from mustamaija.core.errors import FormatError, IllegalActionError, MustamaijaEr
 from mustamaija.core.protocol import Game, Player
 from mustamaija.core.registry import DEFAULT_GAME, game_for_record, get_game
 from mustamaija.players.levels import make_player, seat_label
+from mustamaija.players.play import next_action
 from mustamaija.players.random import RandomPlayer
 from mustamaija.tui.plugin import Controller, Hint, table_of
 
@@ -158,7 +159,7 @@ def bot_action(job: BotJob) -> tuple[Any, str]:
     The bot chooses steps from its views of the job's private copy until one
     compound action is complete. Runs in any thread: it touches only the job.
     """
-    return _bot_action(job.state, job.seat, job.player, job.seed)
+    return _bot_action(job.state, job.player, job.seed)
 
 
 def bot_actions(job: BotJob, *, chain: bool) -> list[tuple[Any, str]]:
@@ -170,7 +171,7 @@ def bot_actions(job: BotJob, *, chain: bool) -> list[tuple[Any, str]]:
         player = job.players[seat] if job.players else (job.player if seat == job.seat else None)
         if player is None:
             break
-        action, note = _bot_action(state, seat, player, job.seed + len(out))
+        action, note = _bot_action(state, player, job.seed + len(out))
         out.append((action, note))
         state.play(action)
         if not chain or state.is_over:
@@ -178,20 +179,12 @@ def bot_actions(job: BotJob, *, chain: bool) -> list[tuple[Any, str]]:
     return out
 
 
-def _bot_action(base: Any, seat: int, player: Player, seed: int) -> tuple[Any, str]:
-    state = base.copy()
-    done = len(state.actions())
-    note = ""
+def _bot_action(base: Any, player: Player, seed: int) -> tuple[Any, str]:
     try:
-        while len(state.actions()) == done:
-            state.apply(player.act(state.view(seat)))
+        return next_action(base, player), ""
     except Exception as e:  # A broken bot must never end the person's game.
         note = f"{player.name} failed ({type(e).__name__}: {e}); a random legal move was played"
-        state = base.copy()
-        stand_in = RandomPlayer(seed=seed)
-        while len(state.actions()) == done:
-            state.apply(stand_in.act(state.view(seat)))
-    return state.actions()[-1], note
+        return next_action(base, RandomPlayer(seed=seed)), note
 
 
 class GameSession:

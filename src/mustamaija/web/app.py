@@ -8,7 +8,6 @@ Every refusal has the shape ``{"error": {"code": ..., "message": ...}}``
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -32,7 +31,7 @@ from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import table_game
-from mustamaija.web.manager import TableManager
+from mustamaija.web.manager import TableManager, encode
 from mustamaija.web.renderer import renderer_of
 from mustamaija.web.replays import replay_json
 from mustamaija.web.table_socket import serve_socket
@@ -360,6 +359,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if body.seats is not None:
             data["seats"] = [s.model_dump() for s in body.seats]
         table, seat, token = manager.create(data)
+        await manager.settled()
         return {"table": table.meta(), "seat": seat, "token": token, "url": _seat_url(table.id, seat, token)}
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
@@ -373,6 +373,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Take a free person seat; the answer holds the seat token (keep it: it is the seat)."""
         body = body or JoinTable()
         table, seat, token = manager.join(table_id, body.seat, body.name)
+        await manager.settled()
         return {"table": table.meta(), "seat": seat, "token": token, "url": _seat_url(table.id, seat, token)}
 
     @app.get("/api/tables/{table_id}/state", tags=["play"])
@@ -390,6 +391,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if token is None:
             raise ApiError("unauthorized", "acting needs the seat token: 'Authorization: Bearer <seat token>'")
         version = manager.act(table_id, table.seat_of(token), body.version, body.action)
+        await manager.settled()
         return {"ok": True, "version": version}
 
     @app.get("/api/tables/{table_id}/stream", tags=["play"])
@@ -408,7 +410,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                         continue
                     if message is None or sub.overflow:
                         return
-                    yield json.dumps(message, ensure_ascii=False).encode() + b"\n"
+                    yield (message if isinstance(message, str) else encode(message)).encode() + b"\n"
             finally:
                 manager.unsubscribe(sub)
 
@@ -431,7 +433,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def post_rematch(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         """Begin a new match at the table once the match is over."""
         seat = _seated(table_id, authorization, "a rematch is asked for by a seat")
-        return {"table": manager.rematch(table_id, seat).meta()}
+        table = manager.rematch(table_id, seat)
+        await manager.settled()
+        return {"table": table.meta()}
 
     @app.get("/api/tables/{table_id}/deals", tags=["replays"])
     async def list_deals(table_id: str) -> dict[str, Any]:

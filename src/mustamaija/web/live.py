@@ -9,6 +9,7 @@ spectator's views. It does no I/O; the manager stores what it changes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 import time
@@ -95,20 +96,23 @@ class LiveTable:
     state: Any = None
     match_first_deal: int = 1
     result_deals: list[int] = field(default_factory=list)
+    _public: tuple[tuple[int, int, int], Any] | None = field(default=None, repr=False, compare=False)
 
     # -- derived -----------------------------------------------------------------------------
 
-    @property
+    # A table's config never changes: its game, renderer and rules are read once.
+
+    @functools.cached_property
     def game(self) -> Game:
         """Return the game the table plays (tables stored before games were named play the default game)."""
         return get_game(str(self.config.get("game") or DEFAULT_GAME))
 
-    @property
+    @functools.cached_property
     def renderer(self) -> TableRenderer:
         """Return the game's web renderer."""
         return renderer_of(self.game)
 
-    @property
+    @functools.cached_property
     def rules(self) -> Any:
         """Return the table's rules."""
         return self.game.rules_from_json(self.config["rules"])
@@ -202,11 +206,21 @@ class LiveTable:
             "created": self.created,
         }
 
+    def public_view(self) -> Any:
+        """Return the spectator's view of the current deal.
+
+        It is kept until the table changes: the events and the spectators' state of one change share it.
+        """
+        key = (self.version, self.deal_no, id(self.state))
+        if self._public is None or self._public[0] != key:
+            self._public = (key, self.state.view(None))
+        return self._public[1]
+
     def state_for(self, seat: int | None) -> dict[str, Any] | None:
         """Return the current deal as ``seat`` (``None``: a spectator) sees it, built from its view only."""
         if self.state is None:
             return None
-        return self.renderer.state_json(self.state.view(seat), self.deal_no)
+        return self.renderer.state_json(self.public_view() if seat is None else self.state.view(seat), self.deal_no)
 
     def record(self) -> Any:
         """Return the docs/formats.md record of the current deal, with the seat names."""
@@ -288,7 +302,7 @@ class LiveTable:
         """Play a checked-for-turn action through the engine; return the new events (illegal: :class:`ApiError`)."""
         state, match, renderer = self.state, self.match, self.renderer
         assert state is not None and match is not None
-        before = state.view(None)
+        before = self.public_view()
         try:
             state.play(action)
         except IllegalActionError as e:
@@ -296,7 +310,7 @@ class LiveTable:
         except MustamaijaError as e:
             raise ApiError("bad_request", f"bad action: {e}") from None
         self.version += 1
-        own, *more = renderer.events(before, state.view(None), action)
+        own, *more = renderer.events(before, self.public_view(), action)
         events = [self.event(own.pop("kind"), deal=self.deal_no, version=self.version, seat=action.seat, by=by, **own)]
         events += [self.event(e.pop("kind"), deal=self.deal_no, **e) for e in more]
         if state.is_over:

@@ -1,9 +1,14 @@
 """The table manager: every live table, their actions, bots, presence, subscribers and recovery.
 
 Everything that changes a table runs on the event loop, one change at a
-time, and is committed to the store before any client hears of it. Bots
-think in a :class:`~mustamaija.web.bots.BotRunner` pool; when a bot's answer
-comes back, it is played only if the table is still at the version the bot
+time, and is committed to the store before any client hears of it: the
+changes of one turn of the loop are staged and written in one transaction
+(a group commit) at the end of that turn, and every message queued
+meanwhile waits in an :class:`Outbox` until the write is done. A client
+therefore never hears of a change a killed server could forget, and the
+store pays one transaction for many actions. Bots think in a
+:class:`~mustamaija.web.bots.BotRunner` pool; when a bot's answer comes
+back, it is played only if the table is still at the version the bot
 looked at.
 """
 
@@ -19,13 +24,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.web.bots import BotRunner
+from mustamaija.web.bots import BotRunner, cheap_action, is_cheap
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError
+from mustamaija.web.jsontext import dumps
 from mustamaija.web.live import LiveTable, Seat, check_config, hash_token, new_token
 from mustamaija.web.store import Store
 
-__all__ = ["Subscriber", "TableManager"]
+__all__ = ["Message", "Outbox", "Subscriber", "TableManager", "encode"]
 
 log = logging.getLogger("mustamaija.web")
 
@@ -34,17 +40,52 @@ _QUEUE_LIMIT = 2000
 _MAX_HINTS = 2  # Hints run at once; each takes up to hint_seconds of a core.
 
 
+Message = dict[str, Any] | str | None
+"""What a subscriber's queue holds: a message, a message already encoded as JSON text, or ``None`` (close)."""
+
+
+def encode(message: dict[str, Any]) -> str:
+    """Return a message as compact JSON text that is sure to encode as UTF-8."""
+    return dumps(message)
+
+
+class Outbox:
+    """Messages held back while changes they may tell of are staged but not yet in the store.
+
+    Holding every message (not only those of the changed tables) keeps each subscriber's messages in
+    the order they were sent; the hold lasts until the end of the loop's turn.
+    """
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.held: list[tuple[Subscriber, Message]] = []
+
+    def release(self) -> None:
+        """Deliver the held messages, in order, and stop holding."""
+        held, self.held, self.holding = self.held, [], False
+        for sub, message in held:
+            sub.put(message)
+
+
 @dataclass(eq=False)
 class Subscriber:
     """One open WebSocket or stream: its table, its seat (``None``: spectator) and its outgoing messages."""
 
     table_id: str
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    outbox: Outbox | None = None
+    queue: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
     overflow: bool = False
 
-    def send(self, message: dict[str, Any] | None) -> None:
-        """Queue a message (``None`` asks the connection to close); a client that falls far behind is dropped."""
+    def send(self, message: Message) -> None:
+        """Queue a message (``None`` asks the connection to close), after the changes being written."""
+        if self.outbox is not None and self.outbox.holding:
+            self.outbox.held.append((self, message))
+        else:
+            self.put(message)
+
+    def put(self, message: Message) -> None:
+        """Queue a message now; a client that falls far behind is dropped."""
         if self.queue.qsize() >= _QUEUE_LIMIT:
             self.overflow = True
             return
@@ -85,6 +126,8 @@ class TableManager:
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._closing = False
         self._hints = 0
+        self.outbox = Outbox()
+        self._written: asyncio.Future[None] | None = None  # Done when the staged changes are in the store.
 
     # -- life cycle ----------------------------------------------------------------------------
 
@@ -111,7 +154,41 @@ class TableManager:
             for sub in subs:
                 sub.send(None)
         self.runner.close()
+        self._flush()
         self.store.close()
+
+    # -- the group commit ------------------------------------------------------------------------
+
+    def _write(self, table_id: str, **rows: Any) -> None:
+        """Stage a table's change; it is written, with the others of this turn of the loop, before any message."""
+        self.store.stage(table_id, **rows)
+        if self.outbox.holding:
+            return
+        self.outbox.holding = True
+        try:
+            asyncio.get_running_loop().call_soon(self._flush)
+        except RuntimeError:  # No loop (a script driving the manager): write at once.
+            self._flush()
+
+    def _flush(self) -> None:
+        """Write the staged changes in one transaction, then deliver the messages held meanwhile."""
+        try:
+            self.store.flush()
+        except Exception:  # A failed write is logged; the tables carry on, as after any bug.
+            log.exception("writing the tables' changes failed")
+        finally:
+            self.outbox.release()
+            written, self._written = self._written, None
+            if written is not None and not written.done():
+                written.set_result(None)
+
+    async def settled(self) -> None:
+        """Return once every change made so far is in the store (an HTTP answer waits for this)."""
+        if not self.outbox.holding:
+            return
+        if self._written is None:
+            self._written = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._written)
 
     def _load(self, table_id: str) -> LiveTable | None:
         row = self.store.load_table(table_id)
@@ -168,7 +245,7 @@ class TableManager:
             events.append(table.event("join", seat=seat, name=name))
         events += self._maybe_begin(table)
         self.tables[table_id] = table
-        self.store.commit(table_id, table=table.table_row(), seats=[s.row(i) for i, s in enumerate(table.seats)],
+        self._write(table_id, table=table.table_row(), seats=[s.row(i) for i, s in enumerate(table.seats)],
                           deal=table.deal_row() if table.state is not None else None, events=events)
         self._drive(table)
         return table, seat, token
@@ -193,7 +270,7 @@ class TableManager:
         s.gone_since = time.time()
         events = [table.event("join", seat=seat, name=s.name)]
         events += self._maybe_begin(table)
-        self.store.commit(table_id, table=table.table_row(), seats=[s.row(seat)],
+        self._write(table_id, table=table.table_row(), seats=[s.row(seat)],
                           deal=table.deal_row() if table.state is not None else None, events=events)
         self._broadcast(table, events)
         self._wake_up(table)
@@ -219,7 +296,7 @@ class TableManager:
 
     def _play(self, table: LiveTable, action: Any, by: str) -> None:
         events = table.apply(action, by)
-        self.store.commit(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
+        self._write(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
         self._broadcast(table, events)
         self._wake_up(table)
         self._forget_if_idle(table)
@@ -245,7 +322,7 @@ class TableManager:
             raise ApiError("not_seated", "spectators cannot ask for a rematch: use a seat token")
         events = table.rematch()
         events += table.start_deal()
-        self.store.commit(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
+        self._write(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
         self._broadcast(table, events)
         self._wake_up(table)
         return table
@@ -284,7 +361,7 @@ class TableManager:
         if since is not None and (isinstance(since, bool) or not isinstance(since, int)):
             raise ApiError("bad_request", f"'since' must be an event number or null, not {since!r}")
         seat = table.seat_of(token)
-        sub = Subscriber(table.id, seat)
+        sub = Subscriber(table.id, seat, self.outbox)
         sub.send({"type": "welcome", "seat": seat, "table_id": table.id})
         self.subscribers.setdefault(table.id, set()).add(sub)
         changed = False
@@ -337,13 +414,15 @@ class TableManager:
         if not subs:
             return
         meta = table.meta()
-        states: dict[int | None, dict[str, Any] | None] = {}
+        texts: dict[int | None, str] = {}  # One message per audience (a seat, or the spectators), encoded once.
         for sub in list(subs):
             if sub is skip:
                 continue
-            if sub.seat not in states:
-                states[sub.seat] = table.state_for(sub.seat)
-            sub.send({"type": "update", "seq": table.seq, "events": events, "table": meta, "state": states[sub.seat]})
+            text = texts.get(sub.seat)
+            if text is None:
+                text = texts[sub.seat] = encode({"type": "update", "seq": table.seq, "events": events, "table": meta,
+                                                 "state": table.state_for(sub.seat)})
+            sub.send(text)
 
     # -- bots -----------------------------------------------------------------------------------
 
@@ -366,7 +445,7 @@ class TableManager:
             wake.clear()
             try:
                 while await self._advance(table):
-                    pass
+                    await asyncio.sleep(0)  # A table of bots choosing at once must let the others have their turn.
             except asyncio.CancelledError:
                 raise
             except Exception:  # A bug must not stop the table: log it and wait for the next change.
@@ -388,7 +467,7 @@ class TableManager:
                 if table.version != version:
                     return True
             events = table.start_deal()
-            self.store.commit(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
+            self._write(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
             self._broadcast(table, events)
             return True
         seat = state.to_act
@@ -407,14 +486,20 @@ class TableManager:
             if table.version != version or table.bot_for(seat, time.time()) is None:
                 return True
         spec, by = bot
-        game = table.game.name
-        record = table.record().to_json()
+        game = table.game
         try:
-            body = await self.runner.choose(game, record, seat, spec, secrets.randbits(32), table.id)
+            if is_cheap(spec, game):
+                action = cheap_action(game, state, spec, secrets.randbits(32))
+            else:
+                body = await self.runner.choose(game.name, table.record().to_json(), seat, spec, secrets.randbits(32),
+                                                table.id)
+                if table.version != version or table.bot_for(seat, time.time()) is None:
+                    return True  # The table moved on while the bot thought (its person came back, say).
+                action = table.action_from_record(body)
         except Exception as e:  # A broken bot or pool must not stall the table: a random bot plays this action.
             log.warning("table %s: bot %s failed (%s: %s); a random bot plays instead", table.id, spec, type(e).__name__, e)
-            body = await self.runner.choose(game, record, seat, "easy", secrets.randbits(32))
-        if table.version != version or table.bot_for(seat, time.time()) is None:
-            return True  # The table moved on while the bot thought (its person came back, say).
-        self._play(table, table.action_from_record(body), by)
+            if table.version != version or table.bot_for(seat, time.time()) is None:
+                return True
+            action = cheap_action(game, state, "random", secrets.randbits(32))
+        self._play(table, action, by)
         return True

@@ -19,16 +19,18 @@ which is what lets a killed server continue every table.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
+
+from mustamaija.web.jsontext import dumps, loads
 
 __all__ = ["Store", "StoreInUse"]
 
@@ -139,10 +141,17 @@ class Store:
         self.url = url
         self.engine = _make_engine(url)
         self._lock = _claim(url)
+        self._pending: dict[str, _Change] = {}
         _meta.create_all(self.engine)
 
     def close(self) -> None:
-        """Release the database connections and the file lock."""
+        """Write what is staged, then release the database connections and the file lock."""
+        try:
+            self.flush()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
         self.engine.dispose()
         if self._lock is not None:
             self._lock.close()  # Closing the file releases the lock.
@@ -159,37 +168,90 @@ class Store:
         deal: Mapping[str, Any] | None = None,
         events: Iterable[Mapping[str, Any]] = (),
     ) -> None:
-        """Write a table's changed columns, seats, one deal and new events in one transaction."""
+        """Write a table's changed columns, seats, one deal and new events in one transaction, now.
+
+        Changes staged before are written first, in their own transaction; a failure of this change raises
+        and writes none of it.
+        """
+        self.flush()
+        self.stage(table_id, table=table, seats=seats, deal=deal, events=events)
+        batch, self._pending = self._pending, {}
         with self.engine.begin() as conn:
-            if table is not None:
-                values = {k: json.dumps(v) if k == "config" else v for k, v in table.items()}
-                values["updated"] = time.time()
-                _upsert(conn, TABLES, {"id": table_id}, values)
-            for seat in seats:
-                row = dict(seat)
-                _upsert(conn, SEATS, {"table_id": table_id, "seat": row.pop("seat")}, row)
-            if deal is not None:
-                row = dict(deal)
-                row["record"] = json.dumps(row["record"], ensure_ascii=False)
-                _upsert(conn, DEALS, {"table_id": table_id, "deal_no": row.pop("deal_no")}, row)
-            rows = [
-                {"table_id": table_id, "seq": e["seq"], "deal_no": e.get("deal") or 0,
-                 "payload": json.dumps(e, ensure_ascii=False)}
-                for e in events
-            ]
-            if rows:
-                conn.execute(EVENTS.insert(), rows)
+            _write(conn, batch)
+
+    def stage(
+        self,
+        table_id: str,
+        *,
+        table: Mapping[str, Any] | None = None,
+        seats: Iterable[Mapping[str, Any]] = (),
+        deal: Mapping[str, Any] | None = None,
+        events: Iterable[Mapping[str, Any]] = (),
+    ) -> None:
+        """Add a change to the batch that :meth:`flush` writes (every read flushes first).
+
+        The rows are turned into text now, so that later changes to the objects given do not reach the
+        batch. Changes to one table merge: the last value of a column, seat or deal wins; events add up.
+        """
+        change = self._pending.get(table_id)
+        if change is None:
+            change = self._pending[table_id] = _Change()
+        if table is not None:
+            values = {k: dumps(v) if k == "config" else v for k, v in table.items()}
+            values["updated"] = time.time()
+            change.table.update(values)
+        for seat in seats:
+            row = dict(seat)
+            change.seats.setdefault(row.pop("seat"), {}).update(row)
+        if deal is not None:
+            row = dict(deal)
+            row["record"] = dumps(row["record"])
+            change.deals.setdefault(row.pop("deal_no"), {}).update(row)
+        change.events.extend({"seq": e["seq"], "deal_no": e.get("deal") or 0,
+                              "payload": dumps(e)} for e in events)
+
+    @property
+    def pending(self) -> bool:
+        """Return whether changes are staged and not yet written."""
+        return bool(self._pending)
+
+    def flush(self) -> None:
+        """Write every staged change in one transaction (a group commit).
+
+        If the batch fails, each table's change is tried in a transaction of its own, so that one bad
+        change (a bug) costs only itself; the first failure is raised once the others are written.
+        """
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, {}
+        try:
+            with self.engine.begin() as conn:
+                _write(conn, batch)
+            return
+        except Exception:
+            if len(batch) == 1:
+                raise
+        failure: Exception | None = None
+        for table_id, change in batch.items():
+            try:
+                with self.engine.begin() as conn:
+                    _write(conn, {table_id: change})
+            except Exception as e:
+                failure = failure or e
+        if failure is not None:
+            raise failure
 
     # -- reading ----------------------------------------------------------------------------
 
     def load_table(self, table_id: str) -> dict[str, Any] | None:
         """Return a table's row (``config`` parsed) with its ``seats``, or ``None``."""
+        self.flush()
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(TABLES).where(TABLES.c.id == table_id)).mappings().first()
             if row is None:
                 return None
             out = dict(row)
-            out["config"] = json.loads(out["config"])
+            out["config"] = loads(out["config"])
             seats = conn.execute(
                 sa.select(SEATS).where(SEATS.c.table_id == table_id).order_by(SEATS.c.seat)
             ).mappings()
@@ -198,12 +260,14 @@ class Store:
 
     def table_ids(self, statuses: Iterable[str]) -> list[str]:
         """Return the ids of the tables in any of ``statuses``, oldest first."""
+        self.flush()
         with self.engine.connect() as conn:
             q = sa.select(TABLES.c.id).where(TABLES.c.status.in_(list(statuses))).order_by(TABLES.c.created)
             return [r[0] for r in conn.execute(q)]
 
     def deals(self, table_id: str, match_no: int | None = None) -> list[dict[str, Any]]:
         """Return a table's deals in order (``record`` parsed), optionally of one match only."""
+        self.flush()
         with self.engine.connect() as conn:
             q = sa.select(DEALS).where(DEALS.c.table_id == table_id)
             if match_no is not None:
@@ -211,12 +275,13 @@ class Store:
             out = []
             for row in conn.execute(q.order_by(DEALS.c.deal_no)).mappings():
                 d = dict(row)
-                d["record"] = json.loads(d["record"])
+                d["record"] = loads(d["record"])
                 out.append(d)
             return out
 
     def deal(self, table_id: str, deal_no: int) -> dict[str, Any] | None:
         """Return one deal (``record`` parsed), or ``None``."""
+        self.flush()
         with self.engine.connect() as conn:
             row = conn.execute(
                 sa.select(DEALS).where(DEALS.c.table_id == table_id, DEALS.c.deal_no == deal_no)
@@ -224,12 +289,13 @@ class Store:
         if row is None:
             return None
         d = dict(row)
-        d["record"] = json.loads(d["record"])
+        d["record"] = loads(d["record"])
         return d
 
     def events_since(self, table_id: str, seq: int, deal_no: int | None = None,
                      limit: int | None = None) -> list[dict[str, Any]]:
         """Return the events after ``seq`` in order (only those of ``deal_no`` and later, if given; at most ``limit``)."""
+        self.flush()
         with self.engine.connect() as conn:
             q = sa.select(EVENTS.c.payload).where(EVENTS.c.table_id == table_id, EVENTS.c.seq > seq)
             if deal_no is not None:
@@ -237,34 +303,111 @@ class Store:
             q = q.order_by(EVENTS.c.seq)
             if limit is not None:
                 q = q.limit(limit)
-            return [json.loads(r[0]) for r in conn.execute(q)]
+            return [loads(r[0]) for r in conn.execute(q)]
 
 
-def _upsert(conn: Connection, table: sa.Table, key: Mapping[str, Any], values: Mapping[str, Any]) -> None:
-    """Insert a row or update the given columns of the existing one, atomically where the database can."""
-    values = {k: _plain(v) for k, v in values.items()}
+@dataclass
+class _Change:
+    """One table's staged rows: columns of its row, seats and deals by number, and new events (all as text)."""
+
+    table: dict[str, Any] = field(default_factory=dict)
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)
+    deals: dict[int, dict[str, Any]] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _write(conn: Connection, batch: Mapping[str, _Change]) -> None:
+    """Write a batch of changes: rows with the same columns go to the database in one statement each."""
+    groups: dict[tuple[sa.Table, tuple[str, ...], tuple[str, ...]], list[dict[str, Any]]] = {}
+
+    def add(table: sa.Table, key: dict[str, Any], values: Mapping[str, Any]) -> None:
+        row = {k: _plain(v) for k, v in values.items()}
+        groups.setdefault((table, tuple(key), tuple(sorted(row))), []).append({**key, **row})
+
+    events: list[dict[str, Any]] = []
+    for table_id, change in batch.items():
+        if change.table:
+            add(TABLES, {"id": table_id}, change.table)
+        for seat, row in change.seats.items():
+            add(SEATS, {"table_id": table_id, "seat": seat}, row)
+        for deal_no, row in change.deals.items():
+            add(DEALS, {"table_id": table_id, "deal_no": deal_no}, row)
+        events.extend({"table_id": table_id, **e} for e in change.events)
+    for (table, key, columns), rows in groups.items():
+        _upsert(conn, table, key, columns, rows)
+    if events:
+        _execute_many(conn, _INSERT_EVENTS, ("table_id", "seq", "deal_no", "payload"), events)
+
+
+_INSERT_EVENTS: Final = EVENTS.insert()
+
+_COMPILED: dict[tuple[Any, str, tuple[str, ...]], tuple[str, tuple[str, ...] | None]] = {}
+"""The SQL text of each statement by dialect and columns, and the order of its parameters (None: by name)."""
+
+
+def _execute_many(conn: Connection, statement: Any, columns: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
+    """Run a statement for many rows straight through the driver's ``executemany``, in the transaction.
+
+    ``statement`` is one of the module's statements (its SQL text is kept for good).
+
+    SQLAlchemy compiles the statement once; the rows skip its per-execution work, which was most of the
+    cost of a commit at a busy server. The columns are plain strings, numbers and booleans, which every
+    driver binds as they are.
+    """
+    name = (statement, conn.dialect.name, columns)
+    compiled = _COMPILED.get(name)
+    if compiled is None:
+        sql = statement.compile(dialect=conn.dialect, column_keys=list(columns))
+        order = tuple(sql.positiontup or ()) if sql.positional else None
+        compiled = _COMPILED[name] = (sql.string, order)
+    text, order = compiled
+    params = [tuple(row[k] for k in order) for row in rows] if order is not None else rows
+    cursor = conn.connection.cursor()
+    try:
+        cursor.executemany(text, params)
+    except conn.dialect.loaded_dbapi.Error as e:  # As SQLAlchemy would raise it: IntegrityError and the like.
+        raise sa.exc.DBAPIError.instance(text, params[:3], e, conn.dialect.loaded_dbapi.Error,
+                                         dialect=conn.dialect) from e
+    finally:
+        cursor.close()
+
+
+_STATEMENTS: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], Any] = {}
+"""Upsert statements by dialect, table, key and columns: built once, so SQLAlchemy's compiled cache serves them."""
+
+
+def _upsert(conn: Connection, table: sa.Table, key: tuple[str, ...], columns: tuple[str, ...],
+            rows: list[dict[str, Any]]) -> None:
+    """Insert rows or update the given columns of the existing ones, atomically where the database can."""
     required = {c.name for c in table.columns if not c.nullable and not c.primary_key}
     dialect = conn.dialect
-    if required <= values.keys() and (dialect.name == "postgresql"
-                                      or (dialect.name == "sqlite" and (dialect.server_version_info or ()) >= (3, 24))):
+    if required <= set(columns) and (dialect.name == "postgresql"
+                                     or (dialect.name == "sqlite" and (dialect.server_version_info or ()) >= (3, 24))):
         # One INSERT ... ON CONFLICT statement: no window in which another writer can insert the same key.
-        insert = (postgresql.insert if dialect.name == "postgresql" else sqlite.insert)(table).values(**key, **values)
-        conn.execute(insert.on_conflict_do_update(index_elements=list(key), set_={k: insert.excluded[k] for k in values}))
+        name = (dialect.name, table.name, key, columns)
+        statement = _STATEMENTS.get(name)
+        if statement is None:
+            insert = (postgresql.insert if dialect.name == "postgresql" else sqlite.insert)(table)
+            statement = _STATEMENTS[name] = insert.on_conflict_do_update(
+                index_elements=list(key), set_={k: insert.excluded[k] for k in columns})
+        _execute_many(conn, statement, key + columns, rows)
         return
-    where = [table.c[k] == v for k, v in key.items()]
-    if values:
-        found = conn.execute(table.update().where(*where).values(**values)).rowcount > 0
-    else:
-        found = conn.execute(sa.select(*[table.c[k] for k in key]).where(*where)).first() is not None
-    if found:
-        return
-    # A partial row (only some columns) can only update an existing one.
-    missing = sorted(required - values.keys())
-    if missing:
-        raise LookupError(f"there is no row {dict(key)} in {table.name} to update, and a new row needs {', '.join(missing)}")
-    conn.execute(table.insert().values(**key, **values))
+    for row in rows:  # A partial row (only some columns): rare, so written one at a time.
+        where = [table.c[k] == row[k] for k in key]
+        values = {k: row[k] for k in columns}
+        if values:
+            found = conn.execute(table.update().where(*where).values(**values)).rowcount > 0
+        else:
+            found = conn.execute(sa.select(*[table.c[k] for k in key]).where(*where)).first() is not None
+        if found:
+            continue
+        missing = sorted(required - set(columns))
+        if missing:
+            raise LookupError(f"there is no row {({k: row[k] for k in key})} in {table.name} to update, and a new row "
+                              f"needs {', '.join(missing)}")
+        conn.execute(table.insert().values(**row))
 
 
 def _plain(value: Any) -> Any:
     # PostgreSQL text cannot hold NUL characters (SQLite can): store the replacement character instead.
-    return value.replace("\0", "\ufffd") if isinstance(value, str) else value
+    return value.replace("\0", "\ufffd") if isinstance(value, str) and "\0" in value else value

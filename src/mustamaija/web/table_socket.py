@@ -39,7 +39,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError
 from mustamaija.web.limits import TokenBucket
-from mustamaija.web.manager import Subscriber, TableManager
+from mustamaija.web.manager import Subscriber, TableManager, encode
 
 __all__ = ["HELLO_TIMEOUT", "ID_CHARS", "MAX_ID_LENGTH", "check_id", "serve_socket"]
 
@@ -208,17 +208,6 @@ def _check_fields(msg: dict[str, Any]) -> str:
 # -- the one writer ----------------------------------------------------------------------------------------
 
 
-def _encode(message: dict[str, Any]) -> str:
-    """Return a message as JSON text that is sure to encode as UTF-8."""
-    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # Input is checked, so this is a bug: escape what cannot be encoded.
-        log.warning("a %s message held text that is not Unicode; it was sent escaped", message.get("type"))
-        text = json.dumps(message, separators=(",", ":"))
-    return text
-
-
 def _close_request(code: int, reason: str) -> dict[str, Any]:
     """Return the queue entry that makes :func:`_pump` close the socket after what is queued before it."""
     return {_CLOSE: (code, reason.encode("utf-8", "replace")[:120].decode("utf-8", "ignore"))}
@@ -235,11 +224,14 @@ async def _pump(ws: WebSocket, sub: Subscriber) -> None:
             if sub.overflow:
                 await ws.close(1008, "too many messages waiting: reconnect with since")
                 return
+            if isinstance(message, str):  # An update, encoded once for everyone who sees the same.
+                await ws.send_text(message)
+                continue
             close = message.get(_CLOSE)
             if close is not None:
                 await ws.close(*close)
                 return
-            await ws.send_text(_encode(message))
+            await ws.send_text(encode(message))
 
 
 async def _finish(ws: WebSocket, sender: asyncio.Task[None], flush: bool) -> None:
@@ -341,7 +333,7 @@ class _Session:
         """Give the queued welcome of the hello its id and version (the queue holds only the hello's messages now)."""
         queued = [self.sub.queue.get_nowait() for _ in range(self.sub.queue.qsize())]
         for message in queued:
-            if message is not None and message.get("type") == "welcome":
+            if isinstance(message, dict) and message.get("type") == "welcome":
                 message = {**message, "id": ref, "version": self.version()}
             self.sub.queue.put_nowait(message)
 
