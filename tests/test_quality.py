@@ -13,7 +13,7 @@ def _tool(name: str) -> list[str]:
     if exe.exists():
         return [str(exe)]
     found = shutil.which(name)
-    assert found, f"{name} is not installed: install the dev extras (pip install -e '.[dev]')"
+    assert found, f"{name} is not installed: install the test extra (pip install -e '.[test]')"
     return [found]
 
 

@@ -27,6 +27,7 @@ import sys
 import time
 from typing import Any, Final
 
+from mustamaija.cli.progress import section_progress
 from mustamaija.core.bench import BenchSection, BenchSettings
 from mustamaija.core.errors import RulesError
 from mustamaija.core.protocol import Game
@@ -205,6 +206,19 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(), "games": {}}
+    with section_progress(len(chosen) * len(sections)) as step:
+        _measure(args, chosen, sections, own, counts, result, step)
+    if args.json:
+        first = result["games"][chosen[0][0].name]
+        print(json.dumps({**first, **result}))
+    elif "engine" in sections:
+        print(f"one core (CPU time), Python {result['python']}")
+    return 0
+
+
+def _measure(args: argparse.Namespace, chosen: list[tuple[Game, str]], sections: list[str],
+             own: dict[str, dict[str, Any]], counts: list[int], result: dict[str, Any], step: Any) -> None:
+    """Measure each section of each chosen game into ``result``, printing each section's lines unless ``--json``."""
     for game, preset in chosen:
         rules = game.make_rules(preset)
         figures: dict[str, Any] = {"preset": preset, "players": {}}
@@ -212,6 +226,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"{game.title}, preset {preset}:", flush=True)
         for name in sections:
+            step(f"{game.title}: {name}")
             if name == "engine":
                 figures["players"], lines = _engine(game, args, counts, rules)
             elif name == "adapters":
@@ -225,9 +240,3 @@ def run(args: argparse.Namespace) -> int:
                 continue
             if not args.json:
                 print("\n".join(f"  {line}" for line in lines), flush=True)
-    if args.json:
-        first = result["games"][chosen[0][0].name]
-        print(json.dumps({**first, **result}))
-    elif "engine" in sections:
-        print(f"one core (CPU time), Python {result['python']}")
-    return 0

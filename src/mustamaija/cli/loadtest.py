@@ -46,8 +46,11 @@ from mustamaija.core.errors import MustamaijaError
 MAX_CLIENTS: Final = 1000
 """The most clients of one level."""
 
-MAX_SECONDS: Final = 120.0
-"""The longest a level may run."""
+MAX_SECONDS: Final = 3600.0
+"""The longest a level may run (an hour: a soak)."""
+
+SAMPLES: Final = 12
+"""How many times in a level the server's memory is read (evenly spaced), to show whether it stays flat."""
 
 CONNECT_SECONDS: Final = 60.0
 """The longest the clients of a level may take to connect before play is measured without the late ones."""
@@ -182,6 +185,7 @@ class Stats:
     """What the clients of one level measured."""
 
     latencies: list[float] = field(default_factory=list)
+    memory: list[tuple[float, float | None]] = field(default_factory=list)  # (seconds into the level, server RSS MB)
     accepted: int = 0
     errors: int = 0
     codes: dict[str, int] = field(default_factory=dict)
@@ -331,10 +335,12 @@ async def play(ws: Any, window: Window, ready: Callable[[], None], interval: flo
 
 
 async def run_level(level: int, clients: int, address: str, port: int, seconds: float, interval: float,
-                    seed: int, on_start: Callable[[], None] = lambda: None) -> tuple[Stats, float, int]:
+                    seed: int, on_start: Callable[[], None] = lambda: None, pid: int | None = None,
+                    progress: bool = False) -> tuple[Stats, float, int]:
     """Create the tables of one level, play them for ``seconds`` and return the stats, the time played and the tables.
 
-    ``on_start`` is called when play begins, once the tables are made (to read the server's CPU time).
+    ``on_start`` is called when play begins, once the tables are made (to read the server's CPU time). The
+    memory of the server ``pid`` is read :data:`SAMPLES` times in the level (with ``progress``, also printed).
     """
     from websockets.exceptions import WebSocketException
 
@@ -382,9 +388,21 @@ async def run_level(level: int, clients: int, address: str, port: int, seconds: 
         if not window.go.is_set():
             window.open()
 
+    async def sample() -> None:  # The server's memory through the level: flat, or growing?
+        await window.go.wait()
+        for k in range(1, SAMPLES + 1):
+            await asyncio.sleep(max(0.0, window.start + seconds * k / SAMPLES - time.monotonic()))
+            mb = rss_mb(pid)
+            stats.memory.append((round(time.monotonic() - window.start, 1), mb))
+            if progress:
+                print(f"    {time.monotonic() - window.start:7.0f} s: {stats.accepted} actions, server RSS "
+                      f"{'-' if mb is None else f'{mb:.1f}'} MB", file=sys.stderr, flush=True)
+
     opener = asyncio.create_task(open_late())
+    sampler = asyncio.create_task(sample())
     await asyncio.gather(*(client(i, t) for i, t in enumerate(tables) if t is not None))
     opener.cancel()
+    sampler.cancel()
     if not window.go.is_set():
         window.open()
     # Clients stop when the window closes (or before it, when the next action would come after it).
@@ -433,7 +451,8 @@ def run(args: argparse.Namespace) -> int:
             cpu: list[float | None] = []
             stats, played, tables = asyncio.run(run_level(index, clients, address, port, args.seconds,
                                                           1.0 / args.client_rate if args.client_rate else 0.0, args.seed,
-                                                          functools.partial(_read_cpu, cpu, pid)))
+                                                          functools.partial(_read_cpu, cpu, pid), pid,
+                                                          not args.json))
             cpu.append(cpu_seconds(pid))
             used = cpu[1] - cpu[0] if len(cpu) == 2 and cpu[0] is not None and cpu[1] is not None else None
             lat = stats.latencies
@@ -444,6 +463,7 @@ def run(args: argparse.Namespace) -> int:
                                "p99": _ms(percentile(lat, 99)), "max": _ms(max(lat) if lat else None)},
                 "errors": stats.errors, "error_codes": dict(sorted(stats.codes.items())),
                 "server_rss_mb": rss_mb(pid),
+                "server_rss_mb_samples": [[t, mb] for t, mb in stats.memory],
                 "server_cpu_percent": round(100 * used / played, 1) if used is not None and played > 0 else None,
                 "server_cpu_ms_per_action": round(1000 * used / stats.accepted, 3) if used is not None and stats.accepted else None,
                 "loadavg": [round(x, 2) for x in os.getloadavg()],
@@ -474,6 +494,10 @@ def run(args: argparse.Namespace) -> int:
               f"{cell(lat_ms['p99']):>8} {row['errors']:>7} {cell(row['server_rss_mb']):>8} "
               f"{cell(row['server_cpu_percent']):>6} {cell3(row['server_cpu_ms_per_action']):>13} "
               f"{' '.join(f'{x:.2f}' for x in row['loadavg']):>17}")
+        memory = [mb for _, mb in row["server_rss_mb_samples"] if mb is not None]
+        if len(memory) > 1:
+            print(f"{'':>7} server RSS at each of {len(memory)} even steps of the level: "
+                  f"{' '.join(f'{mb:.0f}' for mb in memory)} MB")
         if row["error_codes"]:
             print(f"{'':>7} errors: {', '.join(f'{k} {v}' for k, v in row['error_codes'].items())}")
     print(f"load average now: {' '.join(f'{x:.2f}' for x in report['loadavg'])}")

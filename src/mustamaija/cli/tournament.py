@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
 from typing import Any
 
 from mustamaija.cli.options import add_game_arguments, game_rules
+from mustamaija.cli.progress import deal_progress
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import get_game
@@ -48,7 +47,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--jobs", type=int, default=1,
                    help="worker processes (default 1), or CPUs of a local Ray instance; results do not depend on it")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="where to play: this machine (default) or Ray (needs mustamaija[rl]); results do not depend on it")
+                   help="where to play: this machine (default) or Ray (needs mustamaija[ray]); results do not depend on it")
     p.add_argument("--address", default=None,
                    help="with --backend ray: the cluster to join ('auto', 'HOST:6379', 'ray://HOST:10001'); "
                    "default: start a local Ray instance")
@@ -76,30 +75,6 @@ def _lineup(text: str | None, players: int, game: Game) -> list[str]:
     return out
 
 
-class _Bar:
-    """A one-line progress bar on standard error."""
-
-    def __init__(self) -> None:
-        self.start = time.perf_counter()
-        self.last = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if done < total and now - self.last < 0.2:
-            return
-        self.last = now
-        elapsed = now - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (total - done) / rate if rate > 0 else 0.0
-        width = 30
-        filled = width * done // total
-        bar = "#" * filled + "." * (width - filled)
-        sys.stderr.write(f"\r[{bar}] {done}/{total} deals  {rate:6.1f} deals/s  eta {eta:5.0f} s ")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the tournament and print its report."""
     if args.jobs < 1:
@@ -118,9 +93,9 @@ def run(args: argparse.Namespace) -> int:
     )
     for spec in dict.fromkeys(settings.bots):  # A bad spec fails before any process starts.
         make_bot(spec, 0, game)
-    progress = _Bar() if sys.stderr.isatty() else None
-    result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress, backend=args.backend,
-                            address=args.address)
+    with deal_progress("tournament") as progress:
+        result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress, backend=args.backend,
+                                address=args.address)
     if args.plot:
         try:
             plot(result, args.plot)

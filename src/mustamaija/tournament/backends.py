@@ -107,7 +107,7 @@ def run_ray(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None 
     try:
         import ray
     except ModuleNotFoundError:
-        raise MustamaijaError("the ray backend needs Ray: pip install 'mustamaija[rl]'") from None
+        raise MustamaijaError("the ray backend needs Ray: pip install 'mustamaija[ray]'") from None
     started = False
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}

@@ -350,6 +350,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/tables", tags=["tables"])
     async def list_tables() -> dict[str, Any]:
         """Return the public tables waiting for people (``open``) and those in play (``running``)."""
+        await manager.settled()
         return manager.lobby()
 
     @app.post("/api/tables", tags=["tables"], status_code=201)
@@ -365,6 +366,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def get_table(table_id: str) -> dict[str, Any]:
         """Return a table's metadata and the spectator's view of its deal."""
+        await manager.settled()
         table = manager.get(table_id)
         return {"table": table.meta(), "state": table.state_for(None)}
 
@@ -379,6 +381,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/state", tags=["play"])
     async def get_state(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         """Return the deal as the token's seat sees it (a spectator's view without a token)."""
+        await manager.settled()
         table = manager.get(table_id)
         seat = table.seat_of(_bearer(authorization))
         return {"table": table.meta(), "seat": seat, "state": table.state_for(seat), "seq": table.seq}

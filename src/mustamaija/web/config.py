@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import platformdirs
 
 __all__ = ["ServerConfig", "data_dir", "default_db_url"]
 
 
 def data_dir() -> Path:
-    """Return the per-user data directory: ``$MUSTAMAIJA_DATA_DIR``, else the platform's usual place.
+    """Return the per-user data directory: ``$MUSTAMAIJA_DATA_DIR``, else the platform's usual place (platformdirs).
 
     >>> import os
     >>> os.environ["MUSTAMAIJA_DATA_DIR"] = "games"
@@ -22,14 +23,7 @@ def data_dir() -> Path:
     explicit = os.environ.get("MUSTAMAIJA_DATA_DIR")
     if explicit:
         return Path(explicit)
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or home / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "mustamaija"
+    return Path(platformdirs.user_data_dir("mustamaija", appauthor=False))
 
 
 def default_db_url(directory: Path | None = None) -> str:

@@ -183,7 +183,11 @@ class TableManager:
                 written.set_result(None)
 
     async def settled(self) -> None:
-        """Return once every change made so far is in the store (an HTTP answer waits for this)."""
+        """Return once every change made so far is in the store.
+
+        An HTTP answer that shows a table waits for this: no client may hear of a change a killed server
+        could forget. (WebSocket messages wait in the outbox instead.)
+        """
         if not self.outbox.holding:
             return
         if self._written is None:
