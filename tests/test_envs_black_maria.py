@@ -30,12 +30,11 @@ IDS = [f"{n}p-{'renege' if r else 'strict'}" for n, r in TABLES]
 @pytest.mark.parametrize(("players", "renege"), TABLES, ids=IDS)
 def test_pettingzoo_and_openspiel_tests_pass(players: int, renege: bool) -> None:
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Observation space for each agent probably")
-        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.simplefilter("error")  # PettingZoo's test is silent: no warning of any kind.
         api_test(black_maria_v0.env(players=players, allow_renege=renege), num_cycles=200)
     seed_test(lambda: black_maria_v0.env(players=players, allow_renege=renege), num_cycles=200)
     game = pyspiel.load_game("black_maria", {"players": players, "allow_renege": renege})
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_rewards_are_minus_the_penalty_points() -> None:
@@ -45,14 +44,14 @@ def test_rewards_are_minus_the_penalty_points() -> None:
     env.reset(seed=3)
     final: dict[str, float] = {}
     while env.agents:
-        obs, reward, terminated, truncated, _ = env.last()
+        _, reward, terminated, truncated, info = env.last()
         if terminated or truncated:
             assert terminated and not truncated
             final[env.agent_selection] = reward
             env.step(None)
         else:
             assert reward == 0.0
-            env.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+            env.step(rng.choice(list(np.flatnonzero(info["action_mask"]))))
     state = env.unwrapped.game_state
     assert final == {f"player_{s}": -float(p) for s, p in enumerate(state.points())}
     assert sum(final.values()) == -43.0

@@ -42,7 +42,9 @@ def test_names_ids_and_modules_come_from_the_registry() -> None:
         env = make_env(env_name(game), players=4)
         env.reset(seed=0)
         assert env.unwrapped.game_spec is game and env.unwrapped.metadata["name"] == env_name(game)
-        assert module.raw_env(players=4).observation_space("player_0")["observation"].shape == (game.obs_size,)
+        assert module.raw_env(players=4).observation_space("player_0").shape == (game.obs_size,)
+        classic = module.raw_env(players=4, observation="dict").observation_space("player_0")
+        assert classic["observation"].shape == (game.obs_size,)
     assert mustamaija_v0.GAME.title == "Mustamaija" and black_maria_v0.GAME.title == "Black Maria"
     with pytest.raises(AttributeError, match="no attribute 'hearts_v0'"):
         _ = envs.hearts_v0
@@ -97,9 +99,10 @@ def test_info_values_keep_their_types_through_a_deal(game: str) -> None:
     assert reward == -1.0 and info["illegal"] is True and isinstance(info["loser"], int)
 
 
+@pytest.mark.parametrize("mode", ["sync", "async"])
 @pytest.mark.parametrize("game", list(games()), ids=[g.name for g in games()])
-def test_make_vec_runs_both_envs_for_hundreds_of_steps(game: Any) -> None:
-    vec: Any = gymnasium.make_vec(gym_id(game), num_envs=2, vectorization_mode="sync", players=4, opponents="random")
+def test_make_vec_runs_both_envs_for_hundreds_of_steps(game: Any, mode: str) -> None:
+    vec: Any = gymnasium.make_vec(gym_id(game), num_envs=2, vectorization_mode=mode, players=4, opponents="random")
     _, infos = vec.reset(seed=5)
     rng = np.random.default_rng(5)
     finished = 0
@@ -143,13 +146,13 @@ env = envs.make_env("short_maria_v0", players=4)
 env.reset(seed=1)
 steps = 0
 for agent in env.agent_iter():
-    obs, reward, terminated, truncated, _ = env.last()
-    env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    obs, reward, terminated, truncated, info = env.last()
+    env.step(None if terminated or truncated else int(np.flatnonzero(info["action_mask"])[0]))
     steps += 1
 gym = gymnasium.make("mustamaija/ShortMaria-v0", players=3)
 gym.reset(seed=2)
 game = pyspiel.load_game("short_maria(players=5)")
-pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 copy = pickle.loads(pickle.dumps(game))
 print(json.dumps({"games": game_names(), "envs": list(envs.ENV_NAMES), "module": short_maria_v0.GAME.title,
                   "steps": steps, "gym": gym.unwrapped.game_spec.name, "class": type(copy).__name__,

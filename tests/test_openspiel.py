@@ -34,7 +34,7 @@ def _dealt(game: pyspiel.Game, seed: int) -> OpenSpielState:
 @pytest.mark.parametrize(("preset", "players"), TABLES, ids=[f"{p}-{n}p" for p, n in TABLES])
 def test_random_sim_test_passes(preset: str, players: int) -> None:
     game = pyspiel.load_game("mustamaija", {"players": players, "preset": preset})
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_game_info_comes_from_the_player_count_and_rules() -> None:
@@ -152,7 +152,7 @@ def test_every_game_pickles_in_this_process_and_a_fresh_one(name: str) -> None:
     copy = pickle.loads(pickle.dumps(game))
     assert type(copy) is type(game) and type(game).__name__ == class_name(game.spec)
     assert str(copy) == str(game) and copy.rules == game.rules and copy.num_players() == 4
-    pyspiel.random_sim_test(copy, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(copy, num_sims=1, serialize=True, verbose=False)
     state = _dealt(copy, 2)
     state.apply_action(state.legal_actions()[0])
     again = pickle.loads(pickle.dumps(state))

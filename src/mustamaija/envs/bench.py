@@ -67,7 +67,7 @@ def engine_rate(seconds: float, players: int = 4, preset: str | None = None, see
 
 def pettingzoo_rate(seconds: float, players: int = 4, preset: str | None = None, seed: int = 0,
                     game: str | Game = DEFAULT_GAME) -> float:
-    """Return PettingZoo AEC steps per second: ``env.last()`` with its observation and mask, then ``env.step``."""
+    """Return PettingZoo AEC steps per second: ``env.last()`` with its observation and the info's mask, then ``env.step``."""
     from mustamaija.envs.aec import env as make
 
     rng = random.Random(seed)
@@ -77,11 +77,11 @@ def pettingzoo_rate(seconds: float, players: int = 4, preset: str | None = None,
         env.reset(seed=seed + deal)
         steps = 0
         for _ in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
+            _, _, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
+            env.step(rng.choice(info["action_mask"].nonzero()[0].tolist()))
             steps += 1
         return steps
 

@@ -23,8 +23,10 @@ mustamaija.core.errors.MustamaijaError: unknown backend 'spark' (known backends:
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
 from typing import Any, Protocol
 
 from mustamaija.core.errors import MustamaijaError
@@ -92,6 +94,24 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
     return games
 
 
+def ray_token_path() -> Path | None:
+    """Return the file of this machine's Ray authentication token (``RAY_AUTH_TOKEN_PATH``, else ``~/.ray/auth_token``)."""
+    path = Path(os.environ.get("RAY_AUTH_TOKEN_PATH") or Path.home() / ".ray" / "auth_token")
+    return path if path.is_file() else None
+
+
+def use_cluster_token() -> None:
+    """Send the cluster's authentication token when joining it, if this machine has one.
+
+    Ray clusters started with ``ray start`` use token authentication (docs/research.md, "Tournaments on
+    Ray"); a driver sends its token only in the ``token`` mode, which Ray leaves off by default. The mode
+    is turned on when a token is at hand (``RAY_AUTH_TOKEN``, or a token file) and the user has not
+    chosen a mode.
+    """
+    if "RAY_AUTH_MODE" not in os.environ and (os.environ.get("RAY_AUTH_TOKEN") or ray_token_path() is not None):
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
 def run_ray(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None = None,
             progress: ProgressFn | None = None, address: str | None = None) -> list[GameResult]:
     """Play on Ray: the cluster at ``address`` (``"auto"``, ``"host:6379"``, ``"ray://host:10001"``), else a local instance.
@@ -104,6 +124,8 @@ def run_ray(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None 
     outside bots of the lineup importable (a folder of this machine's
     ``sys.path`` serves only the workers on this machine).
     """
+    if address is not None:
+        use_cluster_token()  # Before Ray is imported: it reads its settings then.
     try:
         import ray
     except ModuleNotFoundError:
@@ -112,7 +134,10 @@ def run_ray(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None 
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address is None:
+            # "local": a new instance of this machine even when a `ray start` cluster is recorded on it
+            # (RAY_ADDRESS, /tmp/ray/ray_current_cluster), which ray.init() would join instead.
             options["num_cpus"] = max(1, jobs)
+            address = "local"
         ray.init(address=address, **options)
         started = True
     try:
