@@ -34,7 +34,9 @@ from mustamaija.web.jsontext import dumps, loads
 
 __all__ = ["Store", "StoreInUse"]
 
-_meta = sa.MetaData()
+METADATA = sa.MetaData()
+"""The schema the migrations (:mod:`mustamaija.web.migrations`) build, as SQLAlchemy tables."""
+_meta = METADATA
 
 TABLES = sa.Table(
     "mm_tables", _meta,
@@ -80,6 +82,48 @@ EVENTS = sa.Table(
     sa.Column("deal_no", sa.Integer, nullable=False),
     sa.Column("payload", sa.Text, nullable=False),
 )
+
+SERVERS = sa.Table(
+    "mm_servers", _meta,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("address", sa.Text, nullable=False),  # Where the other servers reach this one (its --advertise URL).
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("heartbeat", sa.Float, nullable=False),
+)
+
+OWNERS = sa.Table(
+    "mm_owners", _meta,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("server_id", sa.String(32), nullable=False),  # Valid only while that server holds the table's lock.
+    sa.Column("since", sa.Float, nullable=False),
+)
+
+sa.Index("ix_mm_tables_status", TABLES.c.status)
+
+HEAD: Final = "0002"
+"""The newest revision of the schema."""
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema to :data:`HEAD` with the Alembic revisions, in place (a new one is built).
+
+    A database made before there were migrations (the tables, no ``alembic_version``) is taken to be at
+    revision 0001, the schema of that time. Servers starting together on PostgreSQL migrate one at a time.
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(7010001)"))  # Held until this transaction ends.
+        inspector = sa.inspect(conn)
+        if inspector.has_table("mm_tables") and not inspector.has_table("alembic_version"):
+            config.attributes["connection"] = conn
+            command.stamp(config, "0001")
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
 
 def _make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
@@ -142,7 +186,7 @@ class Store:
         self.engine = _make_engine(url)
         self._lock = _claim(url)
         self._pending: dict[str, _Change] = {}
-        _meta.create_all(self.engine)
+        migrate(self.engine)
 
     def close(self) -> None:
         """Write what is staged, then release the database connections and the file lock."""
