@@ -46,11 +46,13 @@ def live_server(db: Path) -> Iterator[str]:
         yield base
 
 
-def http(base: str, method: str, path: str, body: object = None) -> Any:
-    """Call the server at ``host:port`` and return the decoded JSON answer."""
+def http(base: str, method: str, path: str, body: object = None, token: str | None = None) -> Any:
+    """Call the server at ``host:port`` (as the seat of ``token``, if given) and return the decoded JSON answer."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(f"http://{base}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(f"http://{base}{path}", data=data, method=method, headers=headers)
     with urllib.request.urlopen(request, timeout=30) as answer:
         return json.loads(answer.read())
 

@@ -48,6 +48,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--trust-proxy", default="", metavar="ADDRESSES",
                    help="comma-separated addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
                         "headers are believed (default: none: every client is known by its own address)")
+    p.add_argument("--advertise", default=None, metavar="URL",
+                   help="with PostgreSQL, the URL at which the other servers reach this one (default: the URL it "
+                        "prints; give it when the servers run on several machines, docs/web.md)")
     p.add_argument("--head-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds a connection has to send a request's line and headers (default 10)")
     p.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"],
@@ -71,12 +74,6 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_workers < 1:
         raise MustamaijaError("--bot-workers must be at least 1")
     db = database_url(args.db) if args.db else default_db_url(Path(args.data_dir) if args.data_dir else None)
-    config = ServerConfig(db_url=db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
-                          takeover_after=args.takeover_after, bot_workers=args.bot_workers)
-    try:
-        app = create_app(config)
-    except Exception as e:  # A bad database URL or an unreachable server: say which.
-        raise MustamaijaError(f"cannot open the database {_safe(db)!r}: {e}") from None
     try:
         sock = socket.create_server((args.host, args.port), reuse_port=False)
     except OSError as e:
@@ -84,6 +81,14 @@ def run(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
+    config = ServerConfig(db_url=db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
+                          takeover_after=args.takeover_after, bot_workers=args.bot_workers,
+                          advertise=args.advertise or url)
+    try:
+        app = create_app(config)
+    except Exception as e:  # A bad database URL or an unreachable server: say which.
+        sock.close()
+        raise MustamaijaError(f"cannot open the database {_safe(db)!r}: {e}") from None
     print(f"mustamaija is served at {url}  (database: {_safe(db)}; Ctrl-C stops it)", flush=True)
     if args.open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()

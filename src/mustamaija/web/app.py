@@ -28,10 +28,11 @@ from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, game_for_record, games
 from mustamaija.web.bots import levels_json
 from mustamaija.web.config import ServerConfig
-from mustamaija.web.errors import ApiError
+from mustamaija.web.errors import ApiError, Elsewhere
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import table_game
 from mustamaija.web.manager import TableManager, encode
+from mustamaija.web.relay import relayed_client
 from mustamaija.web.renderer import renderer_of
 from mustamaija.web.replays import replay_json
 from mustamaija.web.table_socket import serve_socket
@@ -180,20 +181,30 @@ SECURITY_HEADERS: Final = [
 """Headers every HTTP answer carries (docs/security.md)."""
 
 
+def client_address(scope: Scope, manager: TableManager) -> str:
+    """Return the address a request or socket counts against: the client's, also when another server relays it."""
+    secret = manager.cluster.secret if manager.cluster is not None else ""
+    relayed = relayed_client(scope.get("headers", []), secret)
+    if relayed is not None:
+        return relayed
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
 class LimitsMiddleware:
     """Refuses HTTP bodies over the size limit and too many requests from one client address."""
 
-    def __init__(self, app: Any, config: ServerConfig) -> None:
+    def __init__(self, app: Any, config: ServerConfig, manager: TableManager) -> None:
         self.app = app
         self.config = config
+        self.manager = manager
         self.buckets: dict[str, TokenBucket] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        client = scope.get("client")
-        host = client[0] if client else "?"
+        host = client_address(scope, self.manager)
         bucket = self.buckets.get(host)
         if bucket is None:
             if len(self.buckets) > 10000:
@@ -219,6 +230,7 @@ class LimitsMiddleware:
                 return
             if not message.get("more_body", False):
                 break
+        scope["mustamaija.body"] = body  # Kept for a relay to another server of the cluster.
         replayed = False
 
         async def replay() -> Message:
@@ -262,11 +274,23 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     app.state.manager = manager
     app.state.config = cfg
-    app.add_middleware(LimitsMiddleware, config=cfg)
+    app.add_middleware(LimitsMiddleware, config=cfg, manager=manager)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(Elsewhere)
+    async def _elsewhere(request: Request, exc: Elsewhere) -> Response:
+        relay = manager.relay
+        secret = manager.cluster.secret if manager.cluster is not None else ""
+        if relay is None or exc.address is None or relayed_client(request.scope.get("headers", []), secret) is not None:
+            return _error("moving", f"table {exc.table_id} is moving to another server: try again in a moment")
+        try:
+            return await relay.http(request, exc.address, request.scope.get("mustamaija.body", b""))
+        except Exception as e:  # The owner is unreachable (it may have just died): the client tries again.
+            log.warning("relaying a request for table %s to %s failed: %s", exc.table_id, exc.address, e)
+            return _error("moving", f"table {exc.table_id} is moving to another server: try again in a moment")
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -487,14 +511,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         # Upgrades skip the HTTP rate limit, so sockets have caps of their own: per address and in all.
-        host = websocket.client.host if websocket.client else "?"
+        host = client_address(websocket.scope, manager)
+        relayed = manager.cluster is not None and relayed_client(websocket.scope.get("headers", []),
+                                                                 manager.cluster.secret) is not None
         if sockets.get(host, 0) >= cfg.ws_per_address or sum(sockets.values()) >= cfg.ws_total:
             await websocket.close(code=1013, reason="too many connections: try again later")
             return
         sockets[host] = sockets.get(host, 0) + 1
         try:
             await websocket.accept()
-            await serve_socket(websocket, table_id, manager, cfg)
+            await serve_socket(websocket, table_id, manager, cfg, None if relayed else manager.relay)
         finally:
             sockets[host] -= 1
             if not sockets[host]:

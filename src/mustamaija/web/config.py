@@ -63,3 +63,5 @@ class ServerConfig:
     """The most WebSockets the server holds open at once."""
     bot_bounds: dict[str, float] = field(default_factory=lambda: {"time": 2.0, "iters": 5000, "samples": 100})
     """The most a client may ask of a bot's budget: seconds a decision, playouts, sampled deals."""
+    advertise: str | None = None
+    """The URL at which the other servers of a cluster reach this one (PostgreSQL only; docs/web.md)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["STATUS", "ApiError"]
+__all__ = ["STATUS", "ApiError", "Elsewhere"]
 
 STATUS: Final[dict[str, int]] = {
     "bad_json": 400,
@@ -30,6 +30,7 @@ STATUS: Final[dict[str, int]] = {
     "illegal": 422,
     "rate_limited": 429,
     "internal": 500,
+    "moving": 503,
 }
 """Every error code and its HTTP status (docs/web.md lists what each means)."""
 
@@ -60,3 +61,12 @@ class ApiError(Exception):
         if self.rule is not None:
             body["rule"] = self.rule
         return {"error": body}
+
+
+class Elsewhere(Exception):
+    """The table is owned by another server of the cluster (``address``; None: no server is reachable yet)."""
+
+    def __init__(self, table_id: str, address: str | None) -> None:
+        super().__init__(f"table {table_id} is served by {address or 'no server yet'}")
+        self.table_id = table_id
+        self.address = address

@@ -25,11 +25,13 @@ from typing import Any
 
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.web.bots import BotRunner, cheap_action, is_cheap
+from mustamaija.web.cluster import SWEEP_SECONDS, Cluster
 from mustamaija.web.config import ServerConfig
-from mustamaija.web.errors import ApiError
+from mustamaija.web.errors import ApiError, Elsewhere
 from mustamaija.web.jsontext import dumps
 from mustamaija.web.live import LiveTable, Seat, check_config, hash_token, new_token
-from mustamaija.web.store import Store
+from mustamaija.web.relay import Relay
+from mustamaija.web.store import FlushError, Store
 
 __all__ = ["Message", "Outbox", "Subscriber", "TableManager", "encode"]
 
@@ -128,12 +130,32 @@ class TableManager:
         self._hints = 0
         self.outbox = Outbox()
         self._written: asyncio.Future[None] | None = None  # Done when the staged changes are in the store.
+        # On PostgreSQL every server is one of a cluster (of one, or more): it owns only the tables it has claimed.
+        self.cluster: Cluster | None = None
+        if self.store.engine.dialect.name == "postgresql":
+            self.cluster = Cluster(self.store, config.advertise or "")
+        self._sweeper: asyncio.Task[None] | None = None
+        self.relay: Relay | None = None
+        """Passes requests for other servers' tables on to them (in a cluster, once started)."""
+        self._lobby: tuple[float, dict[str, Any]] | None = None
 
     # -- life cycle ----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every unfinished table from the store and let its bots continue."""
-        for table_id in self.store.table_ids(["waiting", "playing"]):
+        """Load every unfinished table from the store (in a cluster: that no server owns) and let its bots go on."""
+        if self.cluster is not None:
+            self.cluster.start()
+            self.relay = Relay(self.cluster.secret)
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self._adopt(self.store.table_ids(["waiting", "playing"]))
+
+    def _adopt(self, table_ids: list[str]) -> None:
+        """Load and drive the given tables (in a cluster, those of them no server owns, which this one claims)."""
+        if self.cluster is not None:
+            table_ids = self.cluster.orphans(t for t in table_ids if t not in self.tables)
+        for table_id in table_ids:
+            if self.cluster is not None and not self.cluster.claim(table_id):
+                continue  # Another server claimed it first.
             try:
                 table = self._load(table_id)
             except Exception:  # One broken row must not keep the other tables from running.
@@ -141,6 +163,32 @@ class TableManager:
                 continue
             if table is not None:
                 self._drive(table)
+
+    async def _sweep(self) -> None:
+        """Keep this server's membership alive, and claim the tables in play that no server owns (a dead one's)."""
+        assert self.cluster is not None
+        while not self._closing:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                if not self.cluster.alive():
+                    self._drop(list(self.tables))
+                    continue
+                self._adopt(self.store.table_ids(["playing"]))
+            except Exception:  # The database may be down for a moment: try again at the next sweep.
+                log.exception("the cluster sweep failed")
+
+    def _drop(self, table_ids: list[str]) -> None:
+        """Let go of tables this server no longer owns: their clients are disconnected and reconnect to the owner."""
+        for table_id in table_ids:
+            self.tables.pop(table_id, None)
+            self._wake.pop(table_id, None)
+            driver = self._drivers.pop(table_id, None)
+            if driver is not None and driver is not asyncio.current_task():
+                driver.cancel()
+            for sub in self.subscribers.pop(table_id, set()):
+                sub.send(None)
+            if self.cluster is not None:
+                self.cluster.release(table_id)
 
     async def close(self) -> None:
         """Stop the drivers, close every subscriber and release the pools and the database."""
@@ -153,8 +201,16 @@ class TableManager:
         for subs in self.subscribers.values():
             for sub in subs:
                 sub.send(None)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         self.runner.close()
         self._flush()
+        if self.relay is not None:
+            await self.relay.close()
+        if self.cluster is not None:
+            self.cluster.close()  # After the last write: the tables' next owners must find every change.
         self.store.close()
 
     # -- the group commit ------------------------------------------------------------------------
@@ -174,6 +230,12 @@ class TableManager:
         """Write the staged changes in one transaction, then deliver the messages held meanwhile."""
         try:
             self.store.flush()
+        except FlushError as e:
+            for table_id, error in e.failures.items():
+                log.error("writing the changes of table %s failed: %s", table_id, error)
+            if self.cluster is not None:
+                # In a cluster, a failed write most likely means that another server owns the table now.
+                self._drop(list(e.failures))
         except Exception:  # A failed write is logged; the tables carry on, as after any bug.
             log.exception("writing the tables' changes failed")
         finally:
@@ -208,12 +270,19 @@ class TableManager:
         return table
 
     def get(self, table_id: str) -> LiveTable:
-        """Return a table, loading it from the store if needed; an unknown id is ``not_found``."""
+        """Return a table, loading it from the store if needed; an unknown id is ``not_found``.
+
+        In a cluster, a table another server owns raises :class:`Elsewhere` (the app relays the request).
+        """
         table = self.tables.get(table_id)
         if table is None and isinstance(table_id, str) and 0 < len(table_id) <= 32:
+            if self.cluster is not None and not self.cluster.claim(table_id):
+                raise Elsewhere(table_id, self.cluster.owner(table_id))
             table = self._load(table_id)
             if table is not None:
                 self._drive(table)
+            elif self.cluster is not None:
+                self.cluster.release(table_id)
         if table is None:
             raise ApiError("not_found", f"there is no table {table_id[:40]!r}")
         return table
@@ -221,8 +290,10 @@ class TableManager:
     # -- lobby and seats ----------------------------------------------------------------------
 
     def lobby(self) -> dict[str, Any]:
-        """Return the public tables waiting for people and those in play."""
+        """Return the public tables waiting for people and those in play (in a cluster: every server's)."""
         now = time.time()
+        if self.cluster is not None:
+            return self._cluster_lobby(now)
         tables = sorted(self.tables.values(), key=lambda t: -t.created)
         public = [t for t in tables if not t.config.get("private")]
         return {
@@ -230,12 +301,42 @@ class TableManager:
             "running": [t.meta(now) for t in public if t.status == "playing"][:100],
         }
 
+    def _cluster_lobby(self, now: float) -> dict[str, Any]:
+        """Return the lobby of every server's tables, read from the store at most once a second."""
+        if self._lobby is not None and now - self._lobby[0] < 1.0:
+            return self._lobby[1]
+        shown: dict[str, list[dict[str, Any]]] = {"open": [], "running": []}
+        for status, key in (("waiting", "open"), ("playing", "running")):
+            for table_id in self.store.public_table_ids(status, limit=100):
+                table = self.tables.get(table_id) or self._peek(table_id)
+                if table is not None:
+                    shown[key].append(table.meta(now))
+        self._lobby = (now, shown)
+        return shown
+
+    def _peek(self, table_id: str) -> LiveTable | None:
+        """Return a table as stored, to show it: not kept, not driven (another server may own it)."""
+        row = self.store.load_table(table_id)
+        if row is None:
+            return None
+        seats = [Seat(r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"]) for r in row["seats"]]
+        table = LiveTable(table_id, row["config"], seats, status=row["status"], version=row["version"],
+                          seq=row["seq"], match_no=row["match_no"], deal_no=row["deal_no"], created=row["created"])
+        try:
+            table.restore(self.store.deals(table_id, row["match_no"]))
+        except Exception:  # A table that cannot be shown is left out of the lobby, not the lobby out of service.
+            log.exception("table %s could not be read for the lobby", table_id)
+            return None
+        return table
+
     def create(self, body: Mapping[str, Any]) -> tuple[LiveTable, int | None, str | None]:
         """Create a table; with ``sit`` the creator takes the first person seat. Return (table, seat, token)."""
         config, seats = check_config(body, self.config.takeover_after, self.config.bot_bounds)
         table_id = secrets.token_urlsafe(9)
         while table_id.startswith("-"):  # An id that looks like an option would trip command lines (--join -x…).
             table_id = secrets.token_urlsafe(9)
+        if self.cluster is not None and not self.cluster.claim(table_id):
+            raise ApiError("internal", "a fresh table id was taken: try again")
         table = LiveTable(table_id, config, seats)
         events: list[dict[str, Any]] = []
         seat = token = None
@@ -312,6 +413,9 @@ class TableManager:
         """
         if table.status != "over" or self.subscribers.get(table.id) or self._closing:
             return
+        if self.cluster is not None:
+            self._flush()  # Its last change must be stored before another server may claim it.
+            self.cluster.release(table.id)
         self.tables.pop(table.id, None)
         self._wake.pop(table.id, None)
         self.subscribers.pop(table.id, None)

@@ -32,7 +32,7 @@ from sqlalchemy.pool import StaticPool
 
 from mustamaija.web.jsontext import dumps, loads
 
-__all__ = ["Store", "StoreInUse"]
+__all__ = ["FlushError", "Store", "StoreInUse"]
 
 METADATA = sa.MetaData()
 """The schema the migrations (:mod:`mustamaija.web.migrations`) build, as SQLAlchemy tables."""
@@ -98,6 +98,12 @@ OWNERS = sa.Table(
     sa.Column("since", sa.Float, nullable=False),
 )
 
+SETTINGS = sa.Table(
+    "mm_settings", _meta,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
 sa.Index("ix_mm_tables_status", TABLES.c.status)
 
 HEAD: Final = "0002"
@@ -154,6 +160,15 @@ def _make_engine(url: str) -> Engine:
 
 class StoreInUse(RuntimeError):
     """Another server holds this SQLite file."""
+
+
+class FlushError(RuntimeError):
+    """Some tables' staged changes could not be written (the others were): their errors by table id."""
+
+    def __init__(self, failures: dict[str, Exception]) -> None:
+        first = next(iter(failures.values()))
+        super().__init__(f"the changes of {len(failures)} table(s) could not be written: {first}")
+        self.failures = failures
 
 
 def _claim(url: str) -> IO[bytes] | None:
@@ -263,7 +278,8 @@ class Store:
         """Write every staged change in one transaction (a group commit).
 
         If the batch fails, each table's change is tried in a transaction of its own, so that one bad
-        change (a bug) costs only itself; the first failure is raised once the others are written.
+        change (a bug, or a table another server took over) costs only itself; :class:`FlushError` names
+        the tables whose changes failed, once the others are written.
         """
         if not self._pending:
             return
@@ -272,18 +288,18 @@ class Store:
             with self.engine.begin() as conn:
                 _write(conn, batch)
             return
-        except Exception:
+        except Exception as e:
             if len(batch) == 1:
-                raise
-        failure: Exception | None = None
+                raise FlushError({next(iter(batch)): e}) from e
+        failures: dict[str, Exception] = {}
         for table_id, change in batch.items():
             try:
                 with self.engine.begin() as conn:
                     _write(conn, {table_id: change})
             except Exception as e:
-                failure = failure or e
-        if failure is not None:
-            raise failure
+                failures[table_id] = e
+        if failures:
+            raise FlushError(failures)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -307,6 +323,14 @@ class Store:
         self.flush()
         with self.engine.connect() as conn:
             q = sa.select(TABLES.c.id).where(TABLES.c.status.in_(list(statuses))).order_by(TABLES.c.created)
+            return [r[0] for r in conn.execute(q)]
+
+    def public_table_ids(self, status: str, limit: int) -> list[str]:
+        """Return the ids of the newest public tables in ``status``, newest first, at most ``limit``."""
+        self.flush()
+        with self.engine.connect() as conn:
+            q = (sa.select(TABLES.c.id).where(TABLES.c.status == status, TABLES.c.private.is_(False))
+                 .order_by(TABLES.c.created.desc()).limit(limit))
             return [r[0] for r in conn.execute(q)]
 
     def deals(self, table_id: str, match_no: int | None = None) -> list[dict[str, Any]]:

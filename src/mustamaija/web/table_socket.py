@@ -37,9 +37,10 @@ from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from mustamaija.web.config import ServerConfig
-from mustamaija.web.errors import ApiError
+from mustamaija.web.errors import ApiError, Elsewhere
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.manager import Subscriber, TableManager, encode
+from mustamaija.web.relay import Relay
 
 __all__ = ["HELLO_TIMEOUT", "ID_CHARS", "MAX_ID_LENGTH", "check_id", "serve_socket"]
 
@@ -279,8 +280,13 @@ async def _refuse(ws: WebSocket, table_id: str, err: ApiError, ref: object, vers
     await _finish(ws, asyncio.create_task(_pump(ws, sub)), flush=True)
 
 
-async def serve_socket(ws: WebSocket, table_id: str, manager: TableManager, cfg: ServerConfig) -> None:
-    """Serve one accepted WebSocket of a table until it closes (the messages of docs/web.md)."""
+async def serve_socket(ws: WebSocket, table_id: str, manager: TableManager, cfg: ServerConfig,
+                       relay: Relay | None = None) -> None:
+    """Serve one accepted WebSocket of a table until it closes (the messages of docs/web.md).
+
+    In a cluster, the socket of a table another server owns is relayed to it with ``relay`` (None: the
+    socket is itself relayed, and is refused ``moving`` rather than relayed twice).
+    """
     try:
         frame = await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT)
     except TimeoutError:
@@ -302,6 +308,13 @@ async def serve_socket(ws: WebSocket, table_id: str, manager: TableManager, cfg:
         if not _TABLE_ID.fullmatch(table_id):
             raise ApiError("not_found", f"there is no table {table_id[:40]!r}")
         sub = manager.subscribe(table_id, hello.get("token"), hello.get("since"))
+    except Elsewhere as e:
+        if relay is None or e.address is None:
+            err = ApiError("moving", f"table {table_id} is moving to another server: reconnect in a moment")
+            await _refuse(ws, table_id, err, ref, None, 1012)
+        else:
+            await relay.socket(ws, e.address, table_id, frame)
+        return
     except ApiError as e:
         table = manager.tables.get(table_id)
         await _refuse(ws, table_id, e, ref, table.version if table else None, HELLO_CLOSE.get(e.code, 4400))

@@ -26,11 +26,12 @@ _URL = re.compile(r"served at (http://\S+/)")
 
 
 class ServerProcess:
-    """A ``python -m mustamaija serve`` subprocess with a SQLite file, on a free port of 127.0.0.1."""
+    """A ``python -m mustamaija serve`` subprocess on a free port of 127.0.0.1, with a SQLite file or a database URL."""
 
     def __init__(self, db_path: str | os.PathLike[str], *, bot_pace: float = 0.0, deal_pause: float = 0.0,
                  takeover_after: float = 60.0, extra: tuple[str, ...] = (), timeout: float = 30.0) -> None:
-        self.db_url = f"sqlite:///{Path(db_path).resolve()}"
+        text = str(db_path)
+        self.db_url = text if "://" in text else f"sqlite:///{Path(db_path).resolve()}"
         self.args = [sys.executable, "-m", "mustamaija", "serve", "--port", "0", "--db", self.db_url,
                      "--bot-pace", str(bot_pace), "--deal-pause", str(deal_pause),
                      "--takeover-after", str(takeover_after), "--no-browser", *extra]

@@ -1,4 +1,4 @@
-"""Several servers on one PostgreSQL database: the servers, which server owns which table, and a status index.
+"""Several servers on one PostgreSQL database: the servers, which owns which table, settings, a status index.
 
 Revision ID: 0002
 Revises: 0001
@@ -27,10 +27,16 @@ def upgrade() -> None:
         sa.Column("server_id", sa.String(32), nullable=False),
         sa.Column("since", sa.Float, nullable=False),
     )
+    op.create_table(
+        "mm_settings",
+        sa.Column("key", sa.String(64), primary_key=True),
+        sa.Column("value", sa.Text, nullable=False),
+    )
     op.create_index("ix_mm_tables_status", "mm_tables", ["status"])
 
 
 def downgrade() -> None:
     op.drop_index("ix_mm_tables_status", "mm_tables")
+    op.drop_table("mm_settings")
     op.drop_table("mm_owners")
     op.drop_table("mm_servers")
