@@ -36,6 +36,12 @@ def _check_rates(a: dict[str, Any]) -> None:
     # The overhead is the adapter's time per step over the engine's, minus one.
     assert a["pettingzoo_overhead"] == pytest.approx(a["engine_steps_per_s"] / a["pettingzoo_steps_per_s"] - 1)
     assert a["openspiel_overhead"] == pytest.approx(a["engine_steps_per_s"] / a["openspiel_actions_per_s"] - 1)
+    # Reading only the mask skips the observation, the rest of the loop is the same.
+    assert a["pettingzoo_mask_only_steps_per_s"] > 0
+    assert a["pettingzoo_mask_only_overhead"] == pytest.approx(a["engine_steps_per_s"] / a["pettingzoo_mask_only_steps_per_s"] - 1)
+    # The vector environment's speedup is its learner steps/s over SyncVectorEnv's, for as many deals.
+    assert a["vector_envs"] >= 1 and a["vector_steps_per_s"] > 0 and a["sync_vector_steps_per_s"] > 0
+    assert a["vector_speedup"] == pytest.approx(a["vector_steps_per_s"] / a["sync_vector_steps_per_s"])
 
 
 def test_bench_adapters_section_measures_every_game(tmp_path: Path) -> None:

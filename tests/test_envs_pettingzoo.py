@@ -185,3 +185,60 @@ def test_same_seed_same_deal_and_illegal_steps_are_refused() -> None:
     with pytest.raises(ValueError, match="give a step, not None"):
         a.step(None)
     assert mask_array(0b101, 4).tolist() == [1, 0, 1, 0]
+
+
+def test_observations_are_encoded_once_per_position_read_only_and_always_fresh() -> None:
+    env = mustamaija_v0.env(players=3)
+    env.reset(seed=2)
+    game = env.unwrapped.game_spec
+    rng = random.Random(2)
+    kept: list[tuple[np.ndarray, np.ndarray, dict[str, Any], np.ndarray]] = []
+    for _ in range(150):
+        if not env.agents:
+            break
+        agent = env.agent_selection
+        obs, _, terminated, truncated, info = env.last()
+        assert env.observe(agent) is obs  # The same position: no second encoding.
+        want = np.zeros(game.obs_size, np.float32)
+        game.encode(env.unwrapped.game_state.view(env.unwrapped._seat[agent]), want)
+        assert np.array_equal(obs, want)  # Equal to a fresh encoding of the seat's view, whatever came before.
+        for array in (obs, info["action_mask"]):
+            assert not array.flags.writeable
+            with pytest.raises(ValueError, match="read-only"):
+                array[0] = 1
+        kept.append((obs, obs.copy(), info, info["action_mask"].copy()))
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(rng.choice(np.flatnonzero(info["action_mask"]).tolist()))
+    # Nothing handed out earlier changed while the deal went on.
+    for obs, copy, info, mask in kept:
+        assert np.array_equal(obs, copy) and np.array_equal(info["action_mask"], mask)
+
+
+def test_the_wrappers_are_pettingzoos_and_keep_their_order_checks(caplog: pytest.LogCaptureFixture) -> None:
+    from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
+
+    env = mustamaija_v0.env(players=2)
+    assert isinstance(env, OrderEnforcingWrapper) and isinstance(env.env, AssertOutOfBoundsWrapper)
+    assert str(env) == "mustamaija_v0"
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "num_agents"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        env.last()
+    with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before step"):
+        env.step(0)
+    env.reset(seed=1)
+    assert env.num_agents == 2 and env.agents == ["player_0", "player_1"]
+    with pytest.raises(AssertionError, match="action is not in action space"):
+        env.step(57)
+    with pytest.raises(AssertionError, match="action is not in action space"):
+        env.step(-1)
+    legal = int(np.flatnonzero(env.last()[4]["action_mask"])[0])
+    env.step(np.int64(legal))  # Numpy integers take PettingZoo's own check, and pass it.
+    while env.agents:
+        _, _, terminated, truncated, info = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(info["action_mask"])[0]))
+    env.step(None)  # PettingZoo's wrapper logs a warning and does nothing.
+    assert "step() called after all agents are terminated or truncated" in caplog.text

@@ -52,3 +52,19 @@ def test_a_url_off_this_machine_is_refused(url: str) -> None:
 def test_bounds_are_enforced(args: list[str]) -> None:
     done = loadtest(*args, "--url", "http://127.0.0.1:9/", timeout=30)
     assert done.returncode == 2, done.stderr
+
+
+def test_several_servers_on_postgresql_share_the_clients(pg_url: str) -> None:
+    done = loadtest("--servers", "2", "--db", pg_url, "--clients", "4", "--seconds", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["servers"] == 2 and len(report["url"].split(",")) == 2
+    assert all(isinstance(pid, int) for pid in report["server_pids"])
+    [level] = report["levels"]
+    assert level["tables"] == 4 and level["accepted"] > 0 and level["errors"] == 0
+    assert level["server_cpu_percent"] is not None and level["server_rss_mb"] > 0
+
+
+def test_several_servers_need_postgresql() -> None:
+    done = loadtest("--servers", "2", "--clients", "1", "--seconds", "1", timeout=30)
+    assert done.returncode == 2 and "PostgreSQL" in done.stderr

@@ -4,8 +4,10 @@ Sections (``--section``, comma-separated, or ``--all``):
 
 * ``engine`` (the default): random play of complete deals through the game
   protocol, for every game;
-* ``adapters``: PettingZoo steps/s and OpenSpiel actions/s against the raw
-  engine, and the overhead each adds, for every game (needs the ``rl`` extra);
+* ``adapters``: PettingZoo steps/s (with observations, and reading only the
+  mask) and OpenSpiel actions/s against the raw engine, and the overhead each
+  adds; the vector environment's learner steps/s against ``SyncVectorEnv``
+  over as many single environments; for every game (needs the ``rl`` extra);
 * the sections a game adds through
   :meth:`~mustamaija.core.protocol.Game.bench_sections` (its bots, its
   search, its solver...), for the games that have them; a section's options
@@ -178,8 +180,12 @@ def _adapters(game: Game, args: argparse.Namespace, preset: str) -> tuple[dict[s
     n = min(max(ADAPTER_PLAYERS, game.min_players), game.max_players)
     a = adapter_rates(seconds=args.seconds, players=n, preset=preset, seed=args.seed, game=game)
     return a, [f"adapters, {n} players: engine {a['engine_steps_per_s']:,.0f} steps/s; PettingZoo "
-               f"{a['pettingzoo_steps_per_s']:,.0f} steps/s ({a['pettingzoo_overhead']:.1f}x overhead); OpenSpiel "
-               f"{a['openspiel_actions_per_s']:,.0f} actions/s ({a['openspiel_overhead']:.1f}x overhead)"]
+               f"{a['pettingzoo_steps_per_s']:,.0f} steps/s ({a['pettingzoo_overhead']:.1f}x overhead), "
+               f"{a['pettingzoo_mask_only_steps_per_s']:,.0f} without observations "
+               f"({a['pettingzoo_mask_only_overhead']:.1f}x overhead); OpenSpiel "
+               f"{a['openspiel_actions_per_s']:,.0f} actions/s ({a['openspiel_overhead']:.1f}x overhead)",
+               f"vector env, {a['vector_envs']:.0f} deals against random bots: {a['vector_steps_per_s']:,.0f} learner "
+               f"steps/s, {a['vector_speedup']:.2f}x SyncVectorEnv's {a['sync_vector_steps_per_s']:,.0f}"]
 
 
 def run(args: argparse.Namespace) -> int:

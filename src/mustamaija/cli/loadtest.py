@@ -55,6 +55,9 @@ SAMPLES: Final = 12
 CONNECT_SECONDS: Final = 60.0
 """The longest the clients of a level may take to connect before play is measured without the late ones."""
 
+MAX_SERVERS: Final = 16
+"""The most servers it starts."""
+
 PER_ADDRESS: Final = 30
 """The most clients sharing one source address (the server allows 32 sockets an address)."""
 
@@ -70,9 +73,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seconds", type=float, default=10.0,
                    help=f"wall time of each level (default 10; at most {MAX_SECONDS:g})")
     p.add_argument("--url", default=None,
-                   help="load this running server (a loopback address only) instead of starting one")
-    p.add_argument("--server-pid", type=int, default=None, metavar="PID",
-                   help="the process of the --url server, for its memory (default: unknown)")
+                   help="load these running servers (comma-separated; loopback addresses only) instead of starting one")
+    p.add_argument("--server-pid", default=None, metavar="PID[,PID...]",
+                   help="the processes of the --url servers, for their memory and CPU time (default: unknown)")
+    p.add_argument("--servers", type=int, default=1, metavar="N",
+                   help=f"start N servers (at most {MAX_SERVERS}) on the --db PostgreSQL database; clients are spread "
+                        "over them, each playing at the server that made its table (default 1)")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="the database of the servers it starts (default: a temporary SQLite file)")
     p.add_argument("--client-rate", type=float, default=8.0, metavar="N",
                    help="most actions a second of one client, 0 for no pacing (default 8: the server allows a "
                         "socket 10 messages a second after a burst of 20)")
@@ -154,6 +162,19 @@ def percentile(values: list[float], q: float) -> float | None:
     ordered = sorted(values)
     rank = max(1, -(-len(ordered) * q // 100))
     return ordered[int(rank) - 1]
+
+
+def _pids(text: str | None, count: int) -> list[int | None]:
+    """Return the ``--server-pid`` processes, one for each of ``count`` servers (None: unknown)."""
+    if text is None:
+        return [None] * count
+    try:
+        found: list[int | None] = [int(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise MustamaijaError(f"--server-pid must be comma-separated process ids, not {text!r}") from None
+    if len(found) != count:
+        raise MustamaijaError(f"--server-pid names {len(found)} processes for {count} --url servers")
+    return found
 
 
 def cpu_seconds(pid: int | None) -> float | None:
@@ -334,30 +355,32 @@ async def play(ws: Any, window: Window, ready: Callable[[], None], interval: flo
         await ws.send(payload)
 
 
-async def run_level(level: int, clients: int, address: str, port: int, seconds: float, interval: float,
-                    seed: int, on_start: Callable[[], None] = lambda: None, pid: int | None = None,
+async def run_level(level: int, clients: int, endpoints: list[tuple[str, int]], seconds: float, interval: float,
+                    seed: int, on_start: Callable[[], None] = lambda: None, pids: tuple[int | None, ...] = (None,),
                     progress: bool = False) -> tuple[Stats, float, int]:
     """Create the tables of one level, play them for ``seconds`` and return the stats, the time played and the tables.
 
-    ``on_start`` is called when play begins, once the tables are made (to read the server's CPU time). The
-    memory of the server ``pid`` is read :data:`SAMPLES` times in the level (with ``progress``, also printed).
+    Client ``i`` creates its table at server ``i`` modulo the servers (``endpoints``: address, port) and
+    plays it there (the table's owner, in a cluster). ``on_start`` is called when play begins, once the
+    tables are made (to read the servers' CPU time). The memory of the servers ``pids`` is read
+    :data:`SAMPLES` times in the level (with ``progress``, also printed).
     """
     from websockets.exceptions import WebSocketException
 
     stats = Stats()
     gate = asyncio.Semaphore(16)
-    locals_ = [source_address(level, i, address) for i in range(clients)]
+    at = [endpoints[i % len(endpoints)] for i in range(clients)]
+    locals_ = [source_address(level, i, at[i][0]) for i in range(clients)]
 
     async def make(i: int) -> tuple[str, str] | None:
         async with gate:
             try:
-                return await asyncio.to_thread(create_table, address, port, locals_[i])
+                return await asyncio.to_thread(create_table, at[i][0], at[i][1], locals_[i])
             except (OSError, MustamaijaError, ValueError, KeyError, http.client.HTTPException):
                 stats.error("create_table")
                 return None
 
     tables = await asyncio.gather(*(make(i) for i in range(clients)))
-    host = f"[{address}]" if ":" in address else address
     made = sum(t is not None for t in tables)
     window = Window(made, seconds, on_start)
     gate = asyncio.Semaphore(64)  # Connections are opened a few at a time, as a listen backlog expects.
@@ -374,6 +397,8 @@ async def run_level(level: int, clients: int, address: str, port: int, seconds: 
 
         try:
             async with gate:
+                address, port = at[i]
+                host = f"[{address}]" if ":" in address else address
                 ws = await open_seat(f"ws://{host}:{port}/ws/tables/{table[0]}", table[1], locals_[i])
             async with ws:
                 await play(ws, window, ready, interval, rng, stats)
@@ -392,7 +417,7 @@ async def run_level(level: int, clients: int, address: str, port: int, seconds: 
         await window.go.wait()
         for k in range(1, SAMPLES + 1):
             await asyncio.sleep(max(0.0, window.start + seconds * k / SAMPLES - time.monotonic()))
-            mb = rss_mb(pid)
+            mb = _total(rss_mb(pid) for pid in pids)
             stats.memory.append((round(time.monotonic() - window.start, 1), mb))
             if progress:
                 print(f"    {time.monotonic() - window.start:7.0f} s: {stats.accepted} actions, server RSS "
@@ -409,8 +434,14 @@ async def run_level(level: int, clients: int, address: str, port: int, seconds: 
     return stats, max(time.monotonic() - window.start, seconds) if made else seconds, made
 
 
-def _read_cpu(into: list[float | None], pid: int | None) -> None:
-    into.append(cpu_seconds(pid))
+def _total(values: Any) -> float | None:
+    """Return the sum of some figures of the servers, or None when one is unknown."""
+    figures = list(values)
+    return None if any(v is None for v in figures) else round(sum(figures), 3)
+
+
+def _read_cpu(into: list[float | None], pids: tuple[int | None, ...]) -> None:
+    into.append(_total(cpu_seconds(pid) for pid in pids))
 
 
 def _ms(value: float | None) -> float | None:
@@ -424,36 +455,46 @@ def run(args: argparse.Namespace) -> int:
         raise MustamaijaError(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}")
     if not args.client_rate >= 0:
         raise MustamaijaError("--client-rate must not be negative")
-    if args.url is not None:
-        _, address, port = loopback_url(args.url)
+    urls = [u.strip() for u in args.url.split(",") if u.strip()] if args.url is not None else []
+    endpoints = [loopback_url(u)[1:] for u in urls]
+    pids: tuple[int | None, ...] = tuple(_pids(args.server_pid, len(urls))) if urls else ()
+    if not 1 <= args.servers <= MAX_SERVERS:
+        raise MustamaijaError(f"--servers must be from 1 to {MAX_SERVERS}")
+    if args.servers > 1 and (urls or not (args.db or "").startswith("postgresql")):
+        raise MustamaijaError("--servers N > 1 starts servers that share a PostgreSQL database: give --db "
+                              "postgresql+psycopg://... (and no --url)")
     try:
         import websockets  # noqa: F401
     except ImportError:
         raise MustamaijaError("loadtest needs the websockets package: pip install websockets") from None
     with contextlib.ExitStack() as stack:
-        if args.url is None:
+        if not urls:
             from mustamaija.web.testing import ServerProcess
 
             folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="mustamaija-loadtest-"))
-            try:
-                # No takeover: the tables of a finished level must not go on playing bot against bot.
-                server = ServerProcess(Path(folder) / "loadtest.sqlite3", takeover_after=86400.0).start()
-            except RuntimeError as e:
-                raise MustamaijaError(str(e)) from None
-            stack.callback(server.stop)
-            url = server.url
-            _, address, port = loopback_url(url)
-            pid: int | None = server.proc.pid if server.proc is not None else None
-        else:
-            url, pid = args.url, args.server_pid
+            db = args.db or str(Path(folder) / "loadtest.sqlite3")
+            started = []
+            for _ in range(args.servers):
+                try:
+                    # No takeover: the tables of a finished level must not go on playing bot against bot.
+                    server = ServerProcess(db, takeover_after=86400.0).start()
+                except RuntimeError as e:
+                    raise MustamaijaError(str(e)) from None
+                stack.callback(server.stop)
+                started.append(server)
+            urls = [server.url for server in started]
+            endpoints = [loopback_url(u)[1:] for u in urls]
+            pids = tuple(server.proc.pid if server.proc is not None else None for server in started)
+        url = ",".join(urls)
+        pid = pids[0] if len(pids) == 1 else None
         results: list[dict[str, Any]] = []
         for index, clients in enumerate(levels):
             cpu: list[float | None] = []
-            stats, played, tables = asyncio.run(run_level(index, clients, address, port, args.seconds,
+            stats, played, tables = asyncio.run(run_level(index, clients, endpoints, args.seconds,
                                                           1.0 / args.client_rate if args.client_rate else 0.0, args.seed,
-                                                          functools.partial(_read_cpu, cpu, pid), pid,
+                                                          functools.partial(_read_cpu, cpu, pids), pids,
                                                           not args.json))
-            cpu.append(cpu_seconds(pid))
+            _read_cpu(cpu, pids)
             used = cpu[1] - cpu[0] if len(cpu) == 2 and cpu[0] is not None and cpu[1] is not None else None
             lat = stats.latencies
             results.append({
@@ -462,7 +503,7 @@ def run(args: argparse.Namespace) -> int:
                 "latency_ms": {"p50": _ms(percentile(lat, 50)), "p95": _ms(percentile(lat, 95)),
                                "p99": _ms(percentile(lat, 99)), "max": _ms(max(lat) if lat else None)},
                 "errors": stats.errors, "error_codes": dict(sorted(stats.codes.items())),
-                "server_rss_mb": rss_mb(pid),
+                "server_rss_mb": _total(rss_mb(p) for p in pids),
                 "server_rss_mb_samples": [[t, mb] for t, mb in stats.memory],
                 "server_cpu_percent": round(100 * used / played, 1) if used is not None and played > 0 else None,
                 "server_cpu_ms_per_action": round(1000 * used / stats.accepted, 3) if used is not None and stats.accepted else None,
@@ -470,14 +511,16 @@ def run(args: argparse.Namespace) -> int:
             })
             if not args.json:
                 print(f"  {clients} clients done", file=sys.stderr, flush=True)
-    report = {"url": url, "server_pid": pid, "own_server": args.url is None, "seconds": args.seconds,
+    report = {"url": url, "server_pid": pid, "server_pids": list(pids), "servers": len(pids),
+              "own_server": args.url is None, "seconds": args.seconds,
               "client_rate": args.client_rate, "cpus": os.cpu_count(), "levels": results,
               "loadavg": [round(x, 2) for x in os.getloadavg()]}
     if args.json:
         print(json.dumps(report))
         return 0
     pace = f"at most {args.client_rate:g} actions/s a client" if args.client_rate else "clients unpaced"
-    print(f"mustamaija loadtest of {url} ({'own server' if args.url is None else 'given server'}; "
+    print(f"mustamaija loadtest of {url} ({len(pids)} {'own' if args.url is None else 'given'} "
+          f"server{'s' if len(pids) > 1 else ''}; "
           f"{args.seconds:g} s a level; {pace}; {os.cpu_count()} CPUs)")
     print(f"{'clients':>7} {'actions/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7} "
           f"{'RSS MB':>8} {'CPU %':>6} {'CPU ms/action':>13} {'load 1/5/15 min':>17}")

@@ -14,6 +14,7 @@ rules from presets, text) it writes itself.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from collections.abc import Mapping, Sequence
@@ -172,7 +173,12 @@ class GameBase:
 
     def encode(self, view: Any, out: npt.NDArray[np.float32]) -> None:
         """Write the observation of ``view`` into ``out`` (the game's observation module)."""
-        importlib.import_module(f"{self.package}.observation").encode(view, out)
+        self._encoder(view, out)
+
+    @functools.cached_property
+    def _encoder(self) -> Any:
+        # Found once: the environments encode at every step, and a module lookup cost a tenth of an encoding.
+        return importlib.import_module(f"{self.package}.observation").encode
 
     def bots(self) -> Mapping[str, tuple[BotFactory, str]]:
         """Return this game's own bots: name -> (factory, description)."""

@@ -10,7 +10,11 @@ Every game (:mod:`mustamaija.core.registry`, outside games included) gets:
   import (``from mustamaija.envs import <env_name>_v0``);
 * a single-agent Gymnasium environment registered as
   ``<package>/<Title>-v0`` (the title without spaces) when this package is
-  imported, or by :func:`register_gymnasium` for a game registered later.
+  imported, or by :func:`register_gymnasium` for a game registered later;
+* its vector environment (many deals stepped in one call,
+  :class:`mustamaija.envs.vector.VectorSingleAgentEnv`), the vector entry
+  point of that id (``gymnasium.make_vec(id, num_envs=8)``), also made by
+  :func:`make_vector_env` from the environment name.
 
 >>> from mustamaija.core.registry import DEFAULT_GAME, get_game
 >>> game = get_game(DEFAULT_GAME)
@@ -39,7 +43,7 @@ from mustamaija.core.protocol import Game
 from mustamaija.core.registry import game_names, games, get_game, register_game
 
 __all__ = ["ENV_NAMES", "GYM_IDS", "Game", "env_name", "env_names", "game_names", "game_of", "get_game", "gym_id", "make_env",
-           "register_game", "register_gymnasium"]
+           "make_vector_env", "register_game", "register_gymnasium"]
 
 VERSION: Final = "_v0"
 """The version suffix of every environment name."""
@@ -83,6 +87,26 @@ def make_env(name: str, **kwargs: Any) -> Any:
     from mustamaija.envs.aec import env
 
     return env(game=game, **kwargs)
+
+
+def make_vector_env(name: str, num_envs: int = 1, **kwargs: Any) -> Any:
+    """Return the vector environment of environment ``name``: ``num_envs`` deals of its single-agent environment.
+
+    The keywords are :class:`mustamaija.envs.vector.VectorSingleAgentEnv`'s
+    (those of the single-agent environment, ``copy`` and ``autoreset_mode``);
+    ``gymnasium.make_vec`` with the game's Gymnasium id makes the same.
+
+    >>> from mustamaija.core.registry import DEFAULT_GAME, get_game
+    >>> vec = make_vector_env(env_name(get_game(DEFAULT_GAME)), num_envs=4, players=3)
+    >>> vec.num_envs, vec.reset(seed=0)[0].shape[0]
+    (4, 4)
+    """
+    game = game_of(name)
+    if game is None:
+        raise KeyError(f"unknown environment {name!r} (known environments: {', '.join(env_names())})")
+    from mustamaija.envs.vector import VectorSingleAgentEnv
+
+    return VectorSingleAgentEnv(num_envs=num_envs, game=game, **kwargs)
 
 
 def _fill(module: types.ModuleType, game: Game) -> None:
@@ -144,15 +168,21 @@ def __getattr__(name: str) -> Any:
 
 
 def register_gymnasium() -> None:
-    """Register every game's single-agent environment with Gymnasium (idempotent; a no-op without Gymnasium)."""
+    """Register every game's single-agent environment with Gymnasium (idempotent; a no-op without Gymnasium).
+
+    Each id has both entry points: ``gymnasium.make`` gives the single
+    environment, ``gymnasium.make_vec`` the vector one (its default; pass
+    ``vectorization_mode="sync"`` or ``"async"`` for Gymnasium's vectors of
+    single environments).
+    """
     try:
         import gymnasium
     except ModuleNotFoundError:
         return
     for game in games():
         if gym_id(game) not in gymnasium.registry:
-            gymnasium.register(id=gym_id(game), entry_point="mustamaija.envs.gym_env:SingleAgentEnv",
-                               kwargs={"game": game.name})
+            gymnasium.register(id=gym_id(game), entry_point=f"{__name__}.gym_env:SingleAgentEnv",
+                               vector_entry_point=f"{__name__}.vector:VectorSingleAgentEnv", kwargs={"game": game.name})
 
 
 register_gymnasium()

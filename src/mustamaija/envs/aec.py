@@ -37,7 +37,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -49,17 +50,43 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-igno
 from mustamaija.core.protocol import Game, GameState
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 
-__all__ = ["AgentObs", "env", "mask_array", "raw_env"]
+__all__ = ["AgentObs", "env", "frozen_mask", "mask_array", "raw_env"]
 
 AgentObs = dict[str, npt.NDArray[Any]]
 
 OBSERVATIONS = ("vector", "dict")
 """The observation kinds: the encoded view alone (mask in the info), or PettingZoo's classic dict of both."""
 
+_BYTE_BITS: Final = tuple(bytes((value >> bit) & 1 for bit in range(8)) for value in range(256))
+"""For each byte value, its eight bits (lowest first) as eight bytes of 0 or 1: a mask unpacks by table lookups."""
+
+
+def _mask_bytes(mask: int, size: int) -> bytes:
+    """Return the first ``size`` bits of ``mask`` (lowest first) as bytes of 0 and 1, padded to a multiple of 8."""
+    whole = (mask & ((1 << size) - 1)).to_bytes((size + 7) // 8, "little")
+    return b"".join([_BYTE_BITS[byte] for byte in whole])
+
 
 def mask_array(mask: int, size: int) -> npt.NDArray[np.int8]:
-    """Return a step mask (bit ``i`` for step ``i``) as an ``int8`` array of 0 and 1."""
-    return ((mask >> np.arange(size, dtype=np.uint64)) & 1).astype(np.int8)
+    """Return a step mask (bit ``i`` for step ``i``) as a new, writable ``int8`` array of 0 and 1.
+
+    >>> mask_array(0b1101, 6).tolist()
+    [1, 0, 1, 1, 0, 0]
+    """
+    return np.frombuffer(bytearray(_mask_bytes(mask, size)), np.int8, size)
+
+
+def frozen_mask(mask: int, size: int) -> npt.NDArray[np.int8]:
+    """Return a step mask as :func:`mask_array` does, but read-only (numpy's view of immutable bytes: no copy).
+
+    The environment hands the same mask to several readers (the info and the
+    classic dict observation), so none of them may write into it.
+
+    >>> m = frozen_mask(0b101, 3)
+    >>> m.tolist(), m.flags.writeable
+    ([1, 0, 1], False)
+    """
+    return np.frombuffer(_mask_bytes(mask, size), np.int8, size)
 
 
 class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
@@ -69,6 +96,14 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
     any other keyword (a rule key of ``game.rule_defaults``) overrides one of
     its rules. ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns
     the table as text) or ``"human"`` (prints it).
+
+    Observations and masks are read-only arrays. An observation is encoded
+    when it is asked for (:meth:`observe`, ``last()``), never in
+    :meth:`step`, and kept for its seat until the deal moves on, so asking
+    again for the same position (``last()`` then ``observe()``, the dead
+    agents' turns at the end) costs nothing. Being read-only, a kept
+    observation cannot be changed by whoever received it; copy it
+    (``np.array(obs)``) to write into it.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "is_parallelizable": False, "render_fps": 1}
@@ -96,12 +131,16 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
             "observation": vector,
             "action_mask": spaces.Box(0, 1, (self.game_spec.num_steps,), np.int8),
         })
-        self._no_steps = np.zeros(self.game_spec.num_steps, dtype=np.int8)  # The mask of an agent not to act.
-        self._no_steps.flags.writeable = False
+        self._num_steps = self.game_spec.num_steps
+        self._no_steps = frozen_mask(0, self._num_steps)  # The mask of an agent not to act.
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.game_spec.num_steps) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
         self._state: GameState | None = None
+        # The observation cache: per seat, the position number it was encoded at and the read-only vector.
+        self._position = 0
+        self._seen: list[tuple[int, npt.NDArray[np.float32]] | None] = [None] * players
+        self._encode: Callable[[Any, npt.NDArray[np.float32]], None] = self.game_spec.encode
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Return the observation space of ``agent`` (the same for every seat)."""
@@ -118,50 +157,61 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
             raise RuntimeError("call reset() before using the environment")
         return self._state
 
-    def observe(self, agent: str) -> npt.NDArray[np.float32] | AgentObs:
-        """Return ``agent``'s observation, built from its seat's view only."""
-        seat = self._seat[agent]
-        view = self.game_state.view(seat)
+    def _vector(self, seat: int) -> npt.NDArray[np.float32]:
+        """Return ``seat``'s encoded view of the current position: read-only, encoded once per position and seat."""
+        seen = self._seen[seat]
+        if seen is not None and seen[0] == self._position:
+            return seen[1]
         vec = np.zeros(self.game_spec.obs_size, dtype=np.float32)
-        self.game_spec.encode(view, vec)
+        self._encode(self.game_state.view(seat), vec)
+        vec.flags.writeable = False
+        self._seen[seat] = (self._position, vec)
+        return vec
+
+    def observe(self, agent: str) -> npt.NDArray[np.float32] | AgentObs:
+        """Return ``agent``'s observation, built from its seat's view only (read-only arrays)."""
+        vec = self._vector(self._seat[agent])
         if self.observation_kind == "vector":
             return vec
-        return {"observation": vec, "action_mask": mask_array(view.legal_mask(), self.game_spec.num_steps)}
-
-    def _mask_infos(self) -> None:
-        """Put each agent's legal steps in its info (all 0 for the agents not to act)."""
         state = self.game_state
-        to_act = None if state.is_over else self.possible_agents[state.to_act]
-        for agent in self.agents:
-            legal = mask_array(state.legal_mask(), self.game_spec.num_steps) if agent == to_act else self._no_steps
-            self.infos[agent] = {"action_mask": legal}
+        to_act = not state.is_over and agent == self.possible_agents[state.to_act]
+        mask = frozen_mask(state.legal_mask(), self._num_steps) if to_act else self._no_steps
+        return {"observation": vec, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new deal; the deal is drawn from the environment's generator, reseeded by ``seed``."""
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         deal_seed = int(self._np_random.integers(0, 2**62))
-        self._state = self.game_spec.deal(self.players, deal_seed, self.rules)
+        self._state = state = self.game_spec.deal(self.players, deal_seed, self.rules)
+        self._position += 1
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self._state.to_act]
-        self._mask_infos()
+        self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": self._no_steps} for a in self.agents}
+        self.agent_selection = self.possible_agents[state.to_act]
+        self.infos[self.agent_selection] = {"action_mask": frozen_mask(state.legal_mask(), self._num_steps)}
 
     def step(self, action: int | None) -> None:
-        """Take one step for the agent to act; an illegal step raises ``ValueError`` naming the rule."""
+        """Take one step for the agent to act; an illegal step raises ``ValueError`` naming the rule.
+
+        Only what the step changes is rewritten: the infos of the agent that
+        acted and of the next one (each a new dict, so an info received
+        before is never changed), and the rewards once, at the end. Rewards
+        are 0 until then, so there is nothing to accumulate before.
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.game_state
         if action is None:
             raise ValueError(f"{agent} is to act: give a step, not None")
-        state.apply(int(action))
-        self._cumulative_rewards[agent] = 0.0
+        state = self.game_state
+        state.apply(int(action))  # Raises IllegalActionError (a ValueError) before changing anything.
+        self._position += 1  # A new position: the observations kept are out of date.
+        infos = self.infos
         if state.is_over:
             returns = self.game_spec.returns(state)
             finished = not self.game_spec.truncated(state)
@@ -169,11 +219,16 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
                 self.rewards[a] = returns[self._seat[a]]
                 self.terminations[a] = finished
                 self.truncations[a] = not finished
+                infos[a] = {"action_mask": self._no_steps}
+            self._cumulative_rewards[agent] = 0.0
+            self._accumulate_rewards()
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[state.to_act]
-        self._mask_infos()
-        self._accumulate_rewards()
+            following = self.possible_agents[state.to_act]
+            if following != agent:
+                infos[agent] = {"action_mask": self._no_steps}
+            infos[following] = {"action_mask": frozen_mask(state.legal_mask(), self._num_steps)}
+            self.agent_selection = following
         if self.render_mode == "human":
             self.render()
 
@@ -191,9 +246,91 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
         """Release nothing: the environment holds no outside resources."""
 
 
+_BEFORE_RESET: Final = ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "num_agents")
+"""The attributes PettingZoo's order-enforcing wrapper refuses to read before ``reset()``."""
+
+
+class _Bounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc,unused-ignore]
+    """PettingZoo's bounds check, with a quick path for a plain ``int`` step in range (what loops send).
+
+    Anything else (``None``, numpy integers, bad values) goes through
+    PettingZoo's own check and its message.
+    """
+
+    def __init__(self, env: raw_env) -> None:
+        super().__init__(env)
+        self._raw = env
+        self._num_steps = env.game_spec.num_steps
+
+    def step(self, action: Any) -> None:
+        """Step the environment below once ``action`` is known to be in the action space."""
+        if action.__class__ is int and 0 <= action < self._num_steps:
+            self._raw.step(action)
+        else:
+            super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Return the raw environment's ``last()`` (nothing in it to check)."""
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self._raw.last(observe)
+        return result
+
+
+def _forward(name: str) -> property:
+    """Return a property reading ``name`` from the raw environment, refused before reset as PettingZoo's wrapper does.
+
+    PettingZoo's wrappers reach the environment's attributes through
+    ``__getattr__``, two levels deep, several times a step; a property on
+    the class is found first and reads the raw environment at once.
+    """
+
+    def read(self: _Order) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(read, doc=f"The raw environment's ``{name}`` (an error before ``reset()``).")
+
+
+class _Order(wrappers.OrderEnforcingWrapper):  # type: ignore[misc,unused-ignore]
+    """PettingZoo's order enforcing, reading the attributes of every step straight from the raw environment.
+
+    The checks are PettingZoo's: nothing is read, observed or stepped before
+    ``reset()``, and a step with no agent left warns.
+    """
+
+    def __init__(self, env: _Bounds) -> None:
+        super().__init__(env)
+        self._raw: raw_env = env.unwrapped
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Return ``last()`` of the environment below, once reset."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
+
+    def step(self, action: Any) -> None:
+        """Step the environment below, with PettingZoo's checks of order."""
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def __str__(self) -> str:
+        """Return the environment's name, as PettingZoo's own wrapper does."""
+        return str(self.env)
+
+
+for _name in _BEFORE_RESET:
+    setattr(_Order, _name, _forward(_name))
+
+
 def env(**kwargs: Any) -> Any:
-    """Return :class:`raw_env` wrapped in PettingZoo's order-enforcing and bounds-checking wrappers."""
-    wrapped = raw_env(**kwargs)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    """Return :class:`raw_env` wrapped in PettingZoo's order-enforcing and bounds-checking wrappers.
+
+    The wrappers are subclasses of PettingZoo's that keep every check but
+    skip its attribute forwarding on the paths a learning loop takes each
+    step (``last``, ``step``, ``agent_iter``).
+    """
+    return _Order(_Bounds(raw_env(**kwargs)))

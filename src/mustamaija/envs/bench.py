@@ -8,14 +8,24 @@ of CPU time (of this process, on one core) and counts the players' steps
 - ``engine``: ``state.legal_actions()`` and ``state.apply`` (what any driver needs at least);
 - ``pettingzoo``: the wrapped AEC environment, ``env.last()`` (the encoded
   observation and mask) then ``env.step`` - what a learning loop pays;
+- ``pettingzoo_mask_only``: the same loop with ``env.last(observe=False)``,
+  which reads the mask and not the observation: the wrapper's own cost,
+  without the game's view and encoding (which the first measure adds to it);
 - ``openspiel``: ``state.legal_actions()`` and ``state.apply_action`` on the OpenSpiel game.
 
 The overhead of an adapter is its time per step over the engine's, minus one.
 
+:func:`vector_rates` measures the vector environment of the single-agent
+environment against ``gymnasium.vector.SyncVectorEnv`` over as many single
+environments: the same seeds, opponents and random legal steps, so both play
+exactly the same deals; only the learner's steps count.
+
 >>> rates = adapter_rates(0.05, players=3)
->>> sorted(rates)
-['engine_steps_per_s', 'openspiel_actions_per_s', 'openspiel_overhead', 'pettingzoo_overhead', 'pettingzoo_steps_per_s']
->>> rates["engine_steps_per_s"] > rates["pettingzoo_steps_per_s"] > 0
+>>> sorted(rates)  # doctest: +NORMALIZE_WHITESPACE
+['engine_steps_per_s', 'openspiel_actions_per_s', 'openspiel_overhead', 'pettingzoo_mask_only_overhead',
+ 'pettingzoo_mask_only_steps_per_s', 'pettingzoo_overhead', 'pettingzoo_steps_per_s', 'sync_vector_steps_per_s',
+ 'vector_envs', 'vector_speedup', 'vector_steps_per_s']
+>>> rates["engine_steps_per_s"] > rates["pettingzoo_steps_per_s"] > 0 and rates["vector_steps_per_s"] > 0
 True
 """
 
@@ -25,11 +35,17 @@ import itertools
 import random
 import time
 from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
 
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 
-__all__ = ["adapter_rates", "engine_rate", "openspiel_rate", "pettingzoo_rate"]
+__all__ = ["VECTOR_ENVS", "adapter_rates", "engine_rate", "openspiel_rate", "pettingzoo_rate", "vector_rates"]
+
+VECTOR_ENVS: Final = 16
+"""The deals :func:`vector_rates` steps together unless told otherwise."""
 
 _clock = time.process_time
 """The clock of every measure: this process's CPU time, so that other work on the machine does not skew the ratios."""
@@ -66,8 +82,12 @@ def engine_rate(seconds: float, players: int = 4, preset: str | None = None, see
 
 
 def pettingzoo_rate(seconds: float, players: int = 4, preset: str | None = None, seed: int = 0,
-                    game: str | Game = DEFAULT_GAME) -> float:
-    """Return PettingZoo AEC steps per second: ``env.last()`` with its observation and the info's mask, then ``env.step``."""
+                    game: str | Game = DEFAULT_GAME, observe: bool = True) -> float:
+    """Return PettingZoo AEC steps per second: ``env.last()`` with its observation and the info's mask, then ``env.step``.
+
+    With ``observe=False`` the loop calls ``env.last(observe=False)``: the
+    same steps without building any observation.
+    """
     from mustamaija.envs.aec import env as make
 
     rng = random.Random(seed)
@@ -77,7 +97,7 @@ def pettingzoo_rate(seconds: float, players: int = 4, preset: str | None = None,
         env.reset(seed=seed + deal)
         steps = 0
         for _ in env.agent_iter():
-            _, _, terminated, truncated, info = env.last()
+            _, _, terminated, truncated, info = env.last(observe)
             if terminated or truncated:
                 env.step(None)
                 continue
@@ -112,16 +132,68 @@ def openspiel_rate(seconds: float, players: int = 4, preset: str | None = None, 
     return _rate(seconds, play_deal)
 
 
+def _vector_rate(seconds: float, vec: Any, masks: Callable[[], Any], seed: int) -> float:
+    """Return the learner's steps per second of ``vec``: random legal steps chosen from ``masks()``, one batch a call.
+
+    A row of no legal step is a deal that ended and is dealt again by this
+    step (its action is ignored): it is not counted.
+    """
+    rng = np.random.default_rng(seed)
+    vec.reset(seed=seed)
+    steps = 0
+    start = _clock()
+    while True:
+        legal = masks()
+        steps += int(legal.any(axis=1).sum())
+        vec.step(np.where(legal, rng.random(legal.shape), -1.0).argmax(axis=1))
+        elapsed = _clock() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
+def vector_rates(seconds: float, num_envs: int = VECTOR_ENVS, players: int = 4, preset: str | None = None, seed: int = 0,
+                 game: str | Game = DEFAULT_GAME, opponents: str = "random") -> dict[str, float]:
+    """Return the learner's steps per second of the vector environment and of ``SyncVectorEnv`` (``seconds`` each), and their ratio.
+
+    Both step ``num_envs`` deals against ``opponents``, seeded alike, with
+    the same random legal steps (read from ``action_masks()``, which
+    ``SyncVectorEnv`` gets through ``call``), so they play the same deals.
+    """
+    import gymnasium
+
+    from mustamaija.envs.gym_env import SingleAgentEnv
+    from mustamaija.envs.vector import VectorSingleAgentEnv
+
+    def single() -> SingleAgentEnv:
+        return SingleAgentEnv(players=players, opponents=opponents, preset=preset, game=game)
+
+    sync = gymnasium.vector.SyncVectorEnv([single] * num_envs)
+    sync_rate = _vector_rate(seconds, sync, lambda: np.stack(sync.call("action_masks")), seed)
+    vec = VectorSingleAgentEnv(num_envs, players=players, opponents=opponents, preset=preset, game=game)
+    vec_rate = _vector_rate(seconds, vec, vec.action_masks, seed)
+    return {"vector_envs": float(num_envs), "vector_steps_per_s": vec_rate, "sync_vector_steps_per_s": sync_rate,
+            "vector_speedup": vec_rate / sync_rate}
+
+
 def adapter_rates(seconds: float = 3.0, players: int = 4, preset: str | None = None, seed: int = 0,
-                  game: str | Game = DEFAULT_GAME) -> dict[str, float]:
-    """Return the step rates of the engine, PettingZoo and OpenSpiel (``seconds`` each) and each adapter's overhead."""
+                  game: str | Game = DEFAULT_GAME, num_envs: int = VECTOR_ENVS) -> dict[str, float]:
+    """Return the step rates of the engine, PettingZoo (with and without observations), OpenSpiel and the vector env.
+
+    Each measure takes ``seconds`` of CPU time; the overheads compare each
+    adapter with the engine, the speedup the vector environment of
+    ``num_envs`` deals with ``SyncVectorEnv``.
+    """
     engine = engine_rate(seconds, players, preset, seed, game)
     pz = pettingzoo_rate(seconds, players, preset, seed, game)
+    bare = pettingzoo_rate(seconds, players, preset, seed, game, observe=False)
     osp = openspiel_rate(seconds, players, preset, seed, game)
     return {
         "engine_steps_per_s": engine,
         "pettingzoo_steps_per_s": pz,
         "pettingzoo_overhead": engine / pz - 1.0,
+        "pettingzoo_mask_only_steps_per_s": bare,
+        "pettingzoo_mask_only_overhead": engine / bare - 1.0,
         "openspiel_actions_per_s": osp,
         "openspiel_overhead": engine / osp - 1.0,
+        **vector_rates(seconds, num_envs, players, preset, seed, game),
     }

@@ -13,6 +13,11 @@ seat), ``loser`` (the seat that lost a deal of a game scored by a loser, -1
 otherwise and until the end), ``illegal`` (whether the learner's step was
 illegal) and ``returns`` (every seat's reward, all 0 until the end).
 
+:class:`mustamaija.envs.vector.VectorSingleAgentEnv` steps many of these
+environments in one call through the same private methods (``_start``,
+``_act``, ``_encode_into``, ``_legal_mask``), so that its deals are these
+deals, step for step, whatever the game.
+
 >>> env = SingleAgentEnv(players=3, opponents="heuristic", seat=0)
 >>> obs, info = env.reset(seed=5)
 >>> obs.shape == (env.game_spec.obs_size,), int(env.action_masks().sum()) > 0
@@ -29,7 +34,7 @@ illegal) and ``returns`` (every seat's reward, all 0 until the end).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, SupportsFloat
+from typing import Any, Final, SupportsFloat
 
 import gymnasium
 import numpy as np
@@ -39,11 +44,12 @@ from gymnasium import spaces
 from mustamaija.core.protocol import Game, GameState
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 from mustamaija.envs.aec import mask_array
+from mustamaija.players.random import RandomPlayer
 from mustamaija.players.registry import make_bot
 
 __all__ = ["SingleAgentEnv"]
 
-ILLEGAL_CHOICES = ("lose", "raise")
+ILLEGAL_CHOICES: Final = ("lose", "raise")
 
 
 class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
@@ -96,38 +102,67 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             raise RuntimeError("call reset() before using the environment")
         return self._state
 
+    def _encode_into(self, out: npt.NDArray[np.float32]) -> None:
+        """Write the learner's encoded view into ``out``, which must be zeros (a row of the vector env's batch)."""
+        self.game_spec.encode(self.game_state.view(self.seat), out)
+
     def _obs(self) -> npt.NDArray[np.float32]:
         vec = np.zeros(self.game_spec.obs_size, dtype=np.float32)
-        self.game_spec.encode(self.game_state.view(self.seat), vec)
+        self._encode_into(vec)
         return vec
+
+    def _legal_mask(self) -> int:
+        """Return the learner's legal steps as a bit mask: 0 once the deal is over (or ended by an illegal step).
+
+        The state's mask is the learner's view's whenever the learner is to
+        act (the protocol's promise), so no view is built for it.
+        """
+        state = self.game_state
+        if self._ended or state.is_over or state.to_act != self.seat:
+            return 0
+        return state.legal_mask()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Return the learner's legal steps as booleans (all false once the deal is over)."""
-        mask = 0 if self._ended else self.game_state.view(self.seat).legal_mask()
-        return mask_array(mask, self.game_spec.num_steps).astype(bool)
+        return mask_array(self._legal_mask(), self.game_spec.num_steps).view(np.bool_)
 
     def _play_bots(self) -> None:
+        """Let the bots play until the learner is to act or the deal is over; each bot sees what a tournament shows it."""
         state = self.game_state
-        while not state.is_over and state.to_act != self.seat:
+        learner = self.seat
+        while not state.is_over:
             seat = state.to_act
+            if seat == learner:
+                return
             bot = self._bots[seat]
-            # An open-hand bot (an upper bound for experiments) gets the true state, as in tournaments.
-            state.apply(bot.act_open(state.copy()) if getattr(bot, "sees_all", False) else bot.act(state.view(seat)))
+            if bot.__class__ is RandomPlayer:
+                # The uniformly random player reads nothing but the legal steps of its view, which are the
+                # state's for the seat to act: its own choice among them, without building the view.
+                state.apply(bot.rng.choice(state.legal_actions()))
+            elif getattr(bot, "sees_all", False):
+                # An open-hand bot (an upper bound for experiments) gets the true state, as in tournaments.
+                state.apply(bot.act_open(state.copy()))
+            else:
+                state.apply(bot.act(state.view(seat)))
+
+    def _loser(self) -> int:
+        """Return the seat that lost a finished deal of a game scored by a loser, else -1."""
+        state = self.game_state
+        scores = self.game_spec.scores(state) if state.is_over else None
+        if scores is None or self.game_spec.result_kind != "loss":
+            return -1
+        return max(range(len(scores)), key=scores.__getitem__)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         """Return the info of a step: the same keys, each always of the same type (see the module's doc)."""
-        state = self.game_state
-        scores = self.game_spec.scores(state) if state.is_over else None
-        loser = -1
-        if scores is not None and self.game_spec.result_kind == "loss":
-            loser = max(range(len(scores)), key=scores.__getitem__)
-        returns = np.asarray(self.game_spec.returns(state), dtype=np.float64)
-        return {"seat": self.seat, "loser": loser, "illegal": illegal, "returns": returns}
+        returns = np.asarray(self.game_spec.returns(self.game_state), dtype=np.float64)
+        return {"seat": self.seat, "loser": self._loser(), "illegal": illegal, "returns": returns}
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal a new deal, seat the bots (seeded from the environment's generator) and play up to the learner."""
-        super().reset(seed=seed)
+    def _deal(self) -> None:
+        """Deal from the environment's generator: the learner's seat (unless fixed), the deal, then each bot's seed.
+
+        The draws come in this order, so a seed fixes the whole deal and every bot's choices.
+        """
         self._ended = False
         rng = self.np_random
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.players))
@@ -136,25 +171,40 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._bots = [None if s == self.seat else make_bot(next(others), int(rng.integers(0, 2**62)), self.game_spec)
                       for s in range(self.players)]
         self._play_bots()
-        return self._obs(), self._info()
 
-    def step(self, action: np.int64 | int) -> tuple[npt.NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
-        """Take the learner's step, let the bots play until it is the learner's turn again or the deal is over."""
+    def _start(self, seed: int | None) -> None:
+        """Reseed the generator when given a seed (Gymnasium's way), then deal: :meth:`reset` without its return."""
+        super().reset(seed=seed)
+        self._deal()
+
+    def _act(self, step: int) -> tuple[float, bool, bool, bool]:
+        """Take the learner's step and the bots' until the learner's turn: ``(reward, terminated, truncated, illegal)``."""
         state = self.game_state
         if state.is_over or self._ended:
             raise RuntimeError("the deal is over: call reset()")
-        step = int(action)
         if not (0 <= step < self.game_spec.num_steps and state.legal_mask() >> step & 1):
             if self.illegal_action == "raise":
                 state.apply(step)  # Raises IllegalActionError, naming the rule.
             self._ended = True
-            return self._obs(), -1.0, True, False, self._info(illegal=True)
+            return -1.0, True, False, True
         state.apply(step)
         self._play_bots()
         state = self.game_state  # Forget what the check above told the type checker about is_over.
-        reward = self.game_spec.returns(state)[self.seat] if state.is_over else 0.0
-        stopped = state.is_over and self.game_spec.truncated(state)
-        return self._obs(), reward, state.is_over and not stopped, stopped, self._info()
+        if not state.is_over:
+            return 0.0, False, False, False
+        stopped = self.game_spec.truncated(state)
+        return float(self.game_spec.returns(state)[self.seat]), not stopped, stopped, False
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal a new deal, seat the bots (seeded from the environment's generator) and play up to the learner."""
+        self._start(seed)
+        return self._obs(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[npt.NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Take the learner's step, let the bots play until it is the learner's turn again or the deal is over."""
+        reward, terminated, truncated, illegal = self._act(int(action))
+        return self._obs(), reward, terminated, truncated, self._info(illegal)
 
     def render(self) -> str | None:
         """Return the learner's view as text (``render_mode="ansi"``)."""
