@@ -84,6 +84,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--client-rate", type=float, default=8.0, metavar="N",
                    help="most actions a second of one client, 0 for no pacing (default 8: the server allows a "
                         "socket 10 messages a second after a burst of 20)")
+    p.add_argument("--deals", type=int, default=100, metavar="N",
+                   help="deals in a table's match (default 100); a client asks for a rematch when one ends, so short "
+                        "matches let a soak reach a steady state")
     p.add_argument("--seed", type=int, default=0, help="seed of the clients' choices (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
@@ -217,9 +220,9 @@ class Stats:
         self.codes[code] = self.codes.get(code, 0) + 1
 
 
-def create_table(address: str, port: int, local: str | None) -> tuple[str, str]:
-    """Create a private two-player table (a person seat, an easy bot) and return its id and the person's token."""
-    body = {"players": 2, "seats": [{"kind": "person"}, {"kind": "bot", "bot": "easy"}], "deals": 100,
+def create_table(address: str, port: int, local: str | None, deals: int = 100) -> tuple[str, str]:
+    """Create a private two-player table (a person seat, an easy bot) for matches of ``deals``; return its id and token."""
+    body = {"players": 2, "seats": [{"kind": "person"}, {"kind": "bot", "bot": "easy"}], "deals": deals,
             "private": True, "hints": False, "player_name": "loadtest"}
     conn = http.client.HTTPConnection(address, port, timeout=30, source_address=(local, 0) if local else None)
     try:
@@ -357,7 +360,7 @@ async def play(ws: Any, window: Window, ready: Callable[[], None], interval: flo
 
 async def run_level(level: int, clients: int, endpoints: list[tuple[str, int]], seconds: float, interval: float,
                     seed: int, on_start: Callable[[], None] = lambda: None, pids: tuple[int | None, ...] = (None,),
-                    progress: bool = False) -> tuple[Stats, float, int]:
+                    progress: bool = False, deals: int = 100) -> tuple[Stats, float, int]:
     """Create the tables of one level, play them for ``seconds`` and return the stats, the time played and the tables.
 
     Client ``i`` creates its table at server ``i`` modulo the servers (``endpoints``: address, port) and
@@ -375,7 +378,7 @@ async def run_level(level: int, clients: int, endpoints: list[tuple[str, int]], 
     async def make(i: int) -> tuple[str, str] | None:
         async with gate:
             try:
-                return await asyncio.to_thread(create_table, at[i][0], at[i][1], locals_[i])
+                return await asyncio.to_thread(create_table, at[i][0], at[i][1], locals_[i], deals)
             except (OSError, MustamaijaError, ValueError, KeyError, http.client.HTTPException):
                 stats.error("create_table")
                 return None
@@ -453,6 +456,8 @@ def run(args: argparse.Namespace) -> int:
     levels = parse_levels(args.clients)
     if not 0 < args.seconds <= MAX_SECONDS:
         raise MustamaijaError(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}")
+    if not 1 <= args.deals <= 1000:
+        raise MustamaijaError("--deals must be from 1 to 1000")
     if not args.client_rate >= 0:
         raise MustamaijaError("--client-rate must not be negative")
     urls = [u.strip() for u in args.url.split(",") if u.strip()] if args.url is not None else []
@@ -493,7 +498,7 @@ def run(args: argparse.Namespace) -> int:
             stats, played, tables = asyncio.run(run_level(index, clients, endpoints, args.seconds,
                                                           1.0 / args.client_rate if args.client_rate else 0.0, args.seed,
                                                           functools.partial(_read_cpu, cpu, pids), pids,
-                                                          not args.json))
+                                                          not args.json, args.deals))
             _read_cpu(cpu, pids)
             used = cpu[1] - cpu[0] if len(cpu) == 2 and cpu[0] is not None and cpu[1] is not None else None
             lat = stats.latencies
