@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import threading
 import time
 import urllib.request
 import warnings
@@ -214,24 +213,3 @@ def test_a_killed_server_process_continues_its_tables_on_postgresql(pg_url: str,
         assert _my_turn(second.url, tid, token)["table"]["version"] > version  # The bot played on.
     assert not unused.exists()
 
-
-def test_a_thread_checkpoints_the_sqlite_log_so_that_commits_never_do(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
-    store = Store(url)
-    try:
-        with store.engine.connect() as conn:
-            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
-        row = {"status": "waiting", "private": False, "config": {}, "version": 0, "seq": 0, "match_no": 1,
-               "deal_no": 0, "created": 1.0}
-        for n in range(300):
-            store.commit(f"t{n}", table=row, events=[{"seq": 1, "kind": "join", "note": "x" * 500}])
-        deadline = time.monotonic() + 10
-        while True:
-            last = store._checkpointer.last if store._checkpointer is not None else None
-            if last is not None and last[1] > 0 and last[1] == last[2]:
-                break  # The thread copied every frame of the log into the file: no commit had to.
-            assert time.monotonic() < deadline, last
-            time.sleep(0.2)
-    finally:
-        store.close()
-    assert not [t for t in threading.enumerate() if t.name == "mustamaija-checkpoint" and t.is_alive()]

@@ -19,8 +19,6 @@ which is what lets a killed server continue every table.
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -150,9 +148,6 @@ def _make_engine(url: str) -> Engine:
             # With WAL, NORMAL loses nothing when the process is killed (only a power cut could cost the last commits).
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA busy_timeout=5000")
-            # Checkpoints (copying the log into the file, with an fsync) run in a thread of their own
-            # (:class:`_Checkpointer`), not in the commit that fills the log, which runs on the event loop.
-            cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
 
         return engine
@@ -161,54 +156,6 @@ def _make_engine(url: str) -> Engine:
     except ModuleNotFoundError as e:
         raise ModuleNotFoundError(f"the database URL {sa.make_url(url).render_as_string()!r} needs the driver {e.name!r}, "
                                   "which is not installed (for PostgreSQL: pip install 'mustamaija[postgres]')", name=e.name) from e
-
-
-class _Checkpointer:
-    """Checkpoints a SQLite file's write-ahead log from a thread, every :attr:`EVERY` seconds.
-
-    SQLite's own checkpoints run inside the commit that fills the log, and
-    they end with an fsync of the database file: tens of milliseconds in
-    which the server's event loop, which commits, would stand still. Here a
-    thread with a connection of its own does a passive checkpoint (it never
-    waits for the writer, nor the writer for it), and the file's fsync
-    happens outside the interpreter lock.
-    """
-
-    EVERY: Final = 0.5
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.last: tuple[int, int, int] | None = None
-        """The last checkpoint's (busy, frames in the log, frames copied into the file)."""
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="mustamaija-checkpoint", daemon=True)
-
-    @classmethod
-    def start(cls, url: str) -> _Checkpointer | None:
-        """Start checkpointing the SQLite file of ``url``; None for other databases and in-memory ones."""
-        if not url.startswith("sqlite") or ":///" not in url or url.endswith(":memory:"):
-            return None
-        checkpointer = cls(str(Path(url.split(":///", 1)[1]).expanduser()))
-        checkpointer._thread.start()
-        return checkpointer
-
-    def _run(self) -> None:
-        conn = sqlite3.connect(self.path, check_same_thread=False)
-        try:
-            conn.execute("PRAGMA busy_timeout=5000")
-            while not self._stop.wait(self.EVERY):
-                try:
-                    self.last = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-                except sqlite3.Error:  # Busy or locked for a moment: the next round catches up.
-                    continue
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        finally:
-            conn.close()
-
-    def stop(self) -> None:
-        """Checkpoint once more and stop."""
-        self._stop.set()
-        self._thread.join(10)
 
 
 class StoreInUse(RuntimeError):
@@ -255,7 +202,6 @@ class Store:
         self._lock = _claim(url)
         self._pending: dict[str, _Change] = {}
         migrate(self.engine)
-        self._checkpointer = _Checkpointer.start(url)
 
     def close(self) -> None:
         """Write what is staged, then release the database connections and the file lock."""
@@ -265,9 +211,6 @@ class Store:
             self._release()
 
     def _release(self) -> None:
-        if self._checkpointer is not None:
-            self._checkpointer.stop()
-            self._checkpointer = None
         self.engine.dispose()
         if self._lock is not None:
             self._lock.close()  # Closing the file releases the lock.
