@@ -36,7 +36,8 @@ def run(test: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(test())
 
 
-async def until(pilot: Any, cond: Callable[[], bool], timeout: float = 30.0) -> None:
+async def until(pilot: Any, cond: Callable[[], bool], timeout: float = 120.0) -> None:
+    # A guard against a hang, not a speed test: a busy machine (the CI runs two workers) may be slow.
     end = time.monotonic() + timeout
     while not cond():
         assert time.monotonic() < end, "timed out waiting for the game"
