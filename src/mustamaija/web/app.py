@@ -29,9 +29,10 @@ from mustamaija.core.registry import DEFAULT_GAME, game_for_record, games
 from mustamaija.web.bots import levels_json
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError, Elsewhere
+from mustamaija.web.jsontext import dumps
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import table_game
-from mustamaija.web.manager import TableManager, encode
+from mustamaija.web.manager import TableManager
 from mustamaija.web.relay import relayed_client
 from mustamaija.web.renderer import renderer_of
 from mustamaija.web.replays import replay_json
@@ -181,10 +182,16 @@ SECURITY_HEADERS: Final = [
 """Headers every HTTP answer carries (docs/security.md)."""
 
 
+def relayed_from(scope: Scope, manager: TableManager) -> str | None:
+    """Return the client's address if another server of the cluster relayed this request or socket; else None."""
+    if manager.cluster is None:
+        return None
+    return relayed_client(scope.get("headers", []), manager.cluster.secret)
+
+
 def client_address(scope: Scope, manager: TableManager) -> str:
     """Return the address a request or socket counts against: the client's, also when another server relays it."""
-    secret = manager.cluster.secret if manager.cluster is not None else ""
-    relayed = relayed_client(scope.get("headers", []), secret)
+    relayed = relayed_from(scope, manager)
     if relayed is not None:
         return relayed
     client = scope.get("client")
@@ -283,14 +290,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.exception_handler(Elsewhere)
     async def _elsewhere(request: Request, exc: Elsewhere) -> Response:
         relay = manager.relay
-        secret = manager.cluster.secret if manager.cluster is not None else ""
-        if relay is None or exc.address is None or relayed_client(request.scope.get("headers", []), secret) is not None:
-            return _error("moving", f"table {exc.table_id} is moving to another server: try again in a moment")
-        try:
-            return await relay.http(request, exc.address, request.scope.get("mustamaija.body", b""))
-        except Exception as e:  # The owner is unreachable (it may have just died): the client tries again.
-            log.warning("relaying a request for table %s to %s failed: %s", exc.table_id, exc.address, e)
-            return _error("moving", f"table {exc.table_id} is moving to another server: try again in a moment")
+        if relay is not None and exc.address is not None and relayed_from(request.scope, manager) is None:
+            try:
+                return await relay.http(request, exc.address, request.scope.get("mustamaija.body", b""))
+            except Exception as e:  # The owner is unreachable (it may have just died): the client tries again.
+                log.warning("relaying a request for table %s to %s failed: %s", exc.table_id, exc.address, e)
+        # Never relayed twice: a relayed request that meets a table its server does not own waits for the move.
+        return _error("moving", f"table {exc.table_id} is moving to another server: try again in a moment")
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -437,7 +443,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                         continue
                     if message is None or sub.overflow:
                         return
-                    yield (message if isinstance(message, str) else encode(message)).encode() + b"\n"
+                    yield (message if isinstance(message, str) else dumps(message)).encode() + b"\n"
             finally:
                 manager.unsubscribe(sub)
 
@@ -512,8 +518,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         # Upgrades skip the HTTP rate limit, so sockets have caps of their own: per address and in all.
         host = client_address(websocket.scope, manager)
-        relayed = manager.cluster is not None and relayed_client(websocket.scope.get("headers", []),
-                                                                 manager.cluster.secret) is not None
+        relayed = relayed_from(websocket.scope, manager) is not None
         if sockets.get(host, 0) >= cfg.ws_per_address or sum(sockets.values()) >= cfg.ws_total:
             await websocket.close(code=1013, reason="too many connections: try again later")
             return

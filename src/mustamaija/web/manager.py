@@ -33,7 +33,7 @@ from mustamaija.web.live import LiveTable, Seat, check_config, hash_token, new_t
 from mustamaija.web.relay import Relay
 from mustamaija.web.store import FlushError, Store
 
-__all__ = ["Message", "Outbox", "Subscriber", "TableManager", "encode"]
+__all__ = ["Message", "Outbox", "Subscriber", "TableManager"]
 
 log = logging.getLogger("mustamaija.web")
 
@@ -44,11 +44,6 @@ _MAX_HINTS = 2  # Hints run at once; each takes up to hint_seconds of a core.
 
 Message = dict[str, Any] | str | None
 """What a subscriber's queue holds: a message, a message already encoded as JSON text, or ``None`` (close)."""
-
-
-def encode(message: dict[str, Any]) -> str:
-    """Return a message as compact JSON text that is sure to encode as UTF-8."""
-    return dumps(message)
 
 
 class Outbox:
@@ -180,15 +175,19 @@ class TableManager:
     def _drop(self, table_ids: list[str]) -> None:
         """Let go of tables this server no longer owns: their clients are disconnected and reconnect to the owner."""
         for table_id in table_ids:
-            self.tables.pop(table_id, None)
-            self._wake.pop(table_id, None)
-            driver = self._drivers.pop(table_id, None)
-            if driver is not None and driver is not asyncio.current_task():
-                driver.cancel()
-            for sub in self.subscribers.pop(table_id, set()):
+            for sub in self._unload(table_id):
                 sub.send(None)
-            if self.cluster is not None:
-                self.cluster.release(table_id)
+
+    def _unload(self, table_id: str) -> set[Subscriber]:
+        """Take a table out of memory and stop its driver (in a cluster, give up its lock); return its subscribers."""
+        self.tables.pop(table_id, None)
+        self._wake.pop(table_id, None)
+        driver = self._drivers.pop(table_id, None)
+        if driver is not None and driver is not asyncio.current_task():
+            driver.cancel()
+        if self.cluster is not None:
+            self.cluster.release(table_id)
+        return self.subscribers.pop(table_id, set())
 
     async def close(self) -> None:
         """Stop the drivers, close every subscriber and release the pools and the database."""
@@ -256,17 +255,22 @@ class TableManager:
             self._written = asyncio.get_running_loop().create_future()
         await asyncio.shield(self._written)
 
-    def _load(self, table_id: str) -> LiveTable | None:
+    def _stored(self, table_id: str, gone_since: float | None) -> LiveTable | None:
+        """Return a table rebuilt from the store (its people gone since ``gone_since``), or None if there is none."""
         row = self.store.load_table(table_id)
         if row is None:
             return None
-        now = time.time()
         seats = [Seat(r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"],
-                      gone_since=now if r["kind"] == "person" else None) for r in row["seats"]]
+                      gone_since=gone_since if r["kind"] == "person" else None) for r in row["seats"]]
         table = LiveTable(table_id, row["config"], seats, status=row["status"], version=row["version"],
                           seq=row["seq"], match_no=row["match_no"], deal_no=row["deal_no"], created=row["created"])
         table.restore(self.store.deals(table_id, row["match_no"]))
-        self.tables[table_id] = table
+        return table
+
+    def _load(self, table_id: str) -> LiveTable | None:
+        table = self._stored(table_id, time.time())
+        if table is not None:
+            self.tables[table_id] = table
         return table
 
     def get(self, table_id: str) -> LiveTable:
@@ -316,18 +320,11 @@ class TableManager:
 
     def _peek(self, table_id: str) -> LiveTable | None:
         """Return a table as stored, to show it: not kept, not driven (another server may own it)."""
-        row = self.store.load_table(table_id)
-        if row is None:
-            return None
-        seats = [Seat(r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"]) for r in row["seats"]]
-        table = LiveTable(table_id, row["config"], seats, status=row["status"], version=row["version"],
-                          seq=row["seq"], match_no=row["match_no"], deal_no=row["deal_no"], created=row["created"])
         try:
-            table.restore(self.store.deals(table_id, row["match_no"]))
+            return self._stored(table_id, None)
         except Exception:  # A table that cannot be shown is left out of the lobby, not the lobby out of service.
             log.exception("table %s could not be read for the lobby", table_id)
             return None
-        return table
 
     def create(self, body: Mapping[str, Any]) -> tuple[LiveTable, int | None, str | None]:
         """Create a table; with ``sit`` the creator takes the first person seat. Return (table, seat, token)."""
@@ -415,13 +412,7 @@ class TableManager:
             return
         if self.cluster is not None:
             self._flush()  # Its last change must be stored before another server may claim it.
-            self.cluster.release(table.id)
-        self.tables.pop(table.id, None)
-        self._wake.pop(table.id, None)
-        self.subscribers.pop(table.id, None)
-        driver = self._drivers.pop(table.id, None)
-        if driver is not None and driver is not asyncio.current_task():
-            driver.cancel()
+        self._unload(table.id)
 
     def rematch(self, table_id: str, seat: int | None) -> LiveTable:
         """Begin a new match at a table whose match is over."""
@@ -528,8 +519,8 @@ class TableManager:
                 continue
             text = texts.get(sub.seat)
             if text is None:
-                text = texts[sub.seat] = encode({"type": "update", "seq": table.seq, "events": events, "table": meta,
-                                                 "state": table.state_for(sub.seat)})
+                text = texts[sub.seat] = dumps({"type": "update", "seq": table.seq, "events": events, "table": meta,
+                                                "state": table.state_for(sub.seat)})
             sub.send(text)
 
     # -- bots -----------------------------------------------------------------------------------

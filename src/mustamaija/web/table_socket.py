@@ -38,8 +38,9 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError, Elsewhere
+from mustamaija.web.jsontext import dumps
 from mustamaija.web.limits import TokenBucket
-from mustamaija.web.manager import Subscriber, TableManager, encode
+from mustamaija.web.manager import Subscriber, TableManager
 from mustamaija.web.relay import Relay
 
 __all__ = ["HELLO_TIMEOUT", "ID_CHARS", "MAX_ID_LENGTH", "check_id", "serve_socket"]
@@ -232,7 +233,7 @@ async def _pump(ws: WebSocket, sub: Subscriber) -> None:
             if close is not None:
                 await ws.close(*close)
                 return
-            await ws.send_text(encode(message))
+            await ws.send_text(dumps(message))
 
 
 async def _finish(ws: WebSocket, sender: asyncio.Task[None], flush: bool) -> None:
