@@ -69,6 +69,74 @@ def test_rows_round_trip_as_json(db_url: str) -> None:
         store.close()
 
 
+def _action_rows(db_url: str, tid: str) -> list[tuple[int, int]]:
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(sa.text(  # type: ignore[misc]
+                "SELECT deal_no, ply FROM mm_actions WHERE table_id = :t ORDER BY deal_no, ply"), {"t": tid})]
+    finally:
+        engine.dispose()
+
+
+def test_a_deal_in_play_appends_its_actions_and_reads_back_whole(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        tid = "t" + secrets.token_hex(6)
+        full = Record.from_seed(players=3, seed=4).with_actions(())
+        state = full.start()
+        steps = 0
+        while not state.is_over and state.nlog < 12:
+            legal = state.legal_actions()  # Steps: a compound action is logged once its last step is taken.
+            state.apply(legal[steps % len(legal)])
+            steps += 1
+        actions = [a.to_json() for a in state.actions()]
+        row = {"deal_no": 1, "match_no": 1, "finished": False, "loser": None, "stopped": False, "turns": 0}
+        head = full.to_json()
+        store.commit(tid, deal={**row, "record": head})
+        for ply in range(5):  # Each action is its own small row; the stored record is not rewritten.
+            store.commit(tid, actions=[{"deal_no": 1, "ply": ply, "action": actions[ply]}])
+        assert store.deal(tid, 1)["record"] == {**head, "actions": actions[:5]}  # type: ignore[index]
+        assert _action_rows(db_url, tid) == [(1, p) for p in range(5)]
+
+        # A whole record (a seat joined, say) replaces the rows it holds; later actions append to it.
+        store.stage(tid, actions=[{"deal_no": 1, "ply": 5, "action": actions[5]}])
+        store.stage(tid, deal={**row, "record": {**head, "actions": actions[:6]}})
+        store.stage(tid, actions=[{"deal_no": 1, "ply": 6, "action": actions[6]}])
+        store.flush()
+        assert _action_rows(db_url, tid) == [(1, 6)]
+        assert store.deals(tid)[0]["record"] == {**head, "actions": actions[:7]}
+
+        # The deal's end writes the whole record and leaves no action rows behind.
+        store.commit(tid, deal={**row, "finished": True, "loser": 2, "record": {**head, "actions": actions}})
+        assert _action_rows(db_url, tid) == []
+        assert store.deal(tid, 1)["record"]["actions"] == actions  # type: ignore[index]
+
+        # A gap in the actions is a damaged store: reading it says so rather than return a wrong deal.
+        store.commit(tid, deal={**row, "deal_no": 2, "record": head},
+                     actions=[{"deal_no": 2, "ply": 1, "action": actions[1]}])
+        with pytest.raises(LookupError, match="lacks its actions 0 to 0"):
+            store.deal(tid, 2)
+    finally:
+        store.close()
+
+
+def test_a_table_in_play_stores_actions_not_records(db_url: str) -> None:
+    config = ServerConfig(db_url=db_url, bot_pace=0.0, deal_pause=0.0, http_burst=100000)
+    with TestClient(create_app(config)) as c:
+        created = c.post("/api/tables", json={"players": 3, "deals": 1,
+                                              "seats": [{"kind": "person"}] + [{"kind": "bot", "bot": "easy"}] * 2}).json()
+        tid, token = created["table"]["id"], created["token"]
+        mine = _wait_turn(c, tid, token)
+        c.post(f"/api/tables/{tid}/actions", headers={"Authorization": f"Bearer {token}"},
+               json={"version": mine["table"]["version"], "action": mine["state"]["legal"]["actions"][0]})
+        played = _wait_turn(c, tid, token)["state"]["actions"]
+        rows = _action_rows(db_url, tid)
+        assert rows == [(1, p) for p in range(played)]
+        deals = c.get(f"/api/tables/{tid}/deals").json()["deals"]
+        assert deals[0]["finished"] is False and deals[0]["turns"] == c.get(f"/api/tables/{tid}").json()["state"]["turns"]
+
+
 def test_an_app_on_the_same_database_continues_a_table(db_url: str) -> None:
     config = ServerConfig(db_url=db_url, bot_pace=0.0, deal_pause=0.0, http_burst=100000)
     seats = {"players": 2, "seats": [{"kind": "person"}] * 2, "sit": False}

@@ -168,6 +168,10 @@ class StepState:
         """Return the compound actions taken so far, in order (the record's action list)."""
         return list(History(self.log, self.nlog))
 
+    def last_action(self) -> Any:
+        """Return the last compound action taken (the record's last action), or ``None`` before the first."""
+        return None if self.log is None else self.log[0]
+
     ACTIONS: ClassVar[dict[type, tuple[Any, Any]]]
     """The game's compound actions: action class -> (check, transition), each a function of (state, action)."""
 

@@ -473,11 +473,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/deals", tags=["replays"])
     async def list_deals(table_id: str) -> dict[str, Any]:
         """Return the deals played at a table, with each finished deal's scores (the game's figure, lower better)."""
-        game = manager.get(table_id).game
+        table = manager.get(table_id)
+        game = table.game
+        deals = manager.store.deals(table_id)
+        for d in deals:
+            if d["deal_no"] == table.deal_no and table.state is not None:
+                # The stored summary of a deal in play is as of its last whole record; the table knows it now.
+                d.update(table.renderer.deal_columns(table.state))
         return {"deals": [{"deal": d["deal_no"], "match": d["match_no"], "finished": d["finished"], "loser": d["loser"],
                            "stopped": d["stopped"], "turns": d["turns"],
                            "scores": game.scores(game.load_record(d["record"]).replay()) if d["finished"] else None}
-                          for d in manager.store.deals(table_id)]}
+                          for d in deals]}
 
     def _finished(table_id: str, deal: int) -> dict[str, Any]:
         manager.get(table_id)

@@ -233,6 +233,14 @@ class LiveTable:
         return {"deal_no": self.deal_no, "match_no": self.match_no, "record": self.record().to_json(),
                 "finished": self.state.is_over, **self.renderer.deal_columns(self.state)}
 
+    def stored_rows(self) -> dict[str, Any]:
+        """Return the deal's rows to store after an action: the action as its record holds it, or the whole record once over."""
+        state = self.state
+        assert state is not None
+        if state.is_over:
+            return {"deal": self.deal_row()}
+        return {"actions": [{"deal_no": self.deal_no, "ply": state.nlog - 1, "action": state.last_action().to_json()}]}
+
     def table_row(self) -> dict[str, Any]:
         """Return the table's database row (the columns that change)."""
         return {"status": self.status, "private": bool(self.config.get("private")), "config": self.config,

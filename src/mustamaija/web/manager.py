@@ -398,7 +398,7 @@ class TableManager:
 
     def _play(self, table: LiveTable, action: Any, by: str) -> None:
         events = table.apply(action, by)
-        self._write(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
+        self._write(table.id, table=table.table_row(), **table.stored_rows(), events=events)
         self._broadcast(table, events)
         self._wake_up(table)
         self._forget_if_idle(table)

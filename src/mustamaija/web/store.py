@@ -2,9 +2,14 @@
 
 Everything is JSON text or plain columns, never pickles, so that any
 database SQLAlchemy speaks (SQLite by default, PostgreSQL) holds the same
-rows. Every accepted action is written in one transaction (the deal's
-record, the table's version and the new events) before anyone hears of it,
-which is what lets a killed server continue every table.
+rows. Every accepted action is written in one transaction (the action, the
+table's version and the new events) before anyone hears of it, which is
+what lets a killed server continue every table.
+
+A deal in play is stored as its record so far plus the actions appended
+since (one small row each), so that an action costs a few short rows, not a
+rewrite of the whole record; when a full record is written, the actions it
+holds are deleted. Readers get whole records either way.
 
 >>> store = Store("sqlite://")
 >>> store.commit("t1", table={"status": "waiting", "private": False, "config": {"players": 2}, "version": 0,
@@ -104,9 +109,17 @@ SETTINGS = sa.Table(
     sa.Column("value", sa.Text, nullable=False),
 )
 
+ACTIONS = sa.Table(
+    "mm_actions", _meta,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("deal_no", sa.Integer, primary_key=True),
+    sa.Column("ply", sa.Integer, primary_key=True),  # The action's index in the deal's record.
+    sa.Column("action", sa.Text, nullable=False),  # A docs/formats.md record action: private, never an event.
+)
+
 sa.Index("ix_mm_tables_status", TABLES.c.status)
 
-HEAD: Final = "0002"
+HEAD: Final = "0003"
 """The newest revision of the schema."""
 
 
@@ -225,15 +238,16 @@ class Store:
         table: Mapping[str, Any] | None = None,
         seats: Iterable[Mapping[str, Any]] = (),
         deal: Mapping[str, Any] | None = None,
+        actions: Iterable[Mapping[str, Any]] = (),
         events: Iterable[Mapping[str, Any]] = (),
     ) -> None:
-        """Write a table's changed columns, seats, one deal and new events in one transaction, now.
+        """Write a table's changed columns, seats, one deal, appended actions and new events in one transaction, now.
 
         Changes staged before are written first, in their own transaction; a failure of this change raises
         and writes none of it.
         """
         self.flush()
-        self.stage(table_id, table=table, seats=seats, deal=deal, events=events)
+        self.stage(table_id, table=table, seats=seats, deal=deal, actions=actions, events=events)
         batch, self._pending = self._pending, {}
         with self.engine.begin() as conn:
             _write(conn, batch)
@@ -245,12 +259,16 @@ class Store:
         table: Mapping[str, Any] | None = None,
         seats: Iterable[Mapping[str, Any]] = (),
         deal: Mapping[str, Any] | None = None,
+        actions: Iterable[Mapping[str, Any]] = (),
         events: Iterable[Mapping[str, Any]] = (),
     ) -> None:
         """Add a change to the batch that :meth:`flush` writes (every read flushes first).
 
+        ``deal`` is a deal's whole row, its record so far included; each of ``actions`` (``deal_no``,
+        ``ply``, ``action``) appends one record action to a deal in play, to be written after ``deal``.
         The rows are turned into text now, so that later changes to the objects given do not reach the
-        batch. Changes to one table merge: the last value of a column, seat or deal wins; events add up.
+        batch. Changes to one table merge: the last value of a column, seat or deal wins; events and
+        actions add up, and a deal's record replaces the actions it holds.
         """
         change = self._pending.get(table_id)
         if change is None:
@@ -264,8 +282,14 @@ class Store:
             change.seats.setdefault(row.pop("seat"), {}).update(row)
         if deal is not None:
             row = dict(deal)
+            deal_no, held = row.pop("deal_no"), len(row["record"].get("actions", ()))
             row["record"] = dumps(row["record"])
-            change.deals.setdefault(row.pop("deal_no"), {}).update(row)
+            change.deals.setdefault(deal_no, {}).update(row)
+            if held:
+                change.actions = {k: a for k, a in change.actions.items() if k[0] != deal_no or k[1] >= held}
+                change.held[deal_no] = held
+        for a in actions:
+            change.actions[a["deal_no"], a["ply"]] = dumps(a["action"])
         change.events.extend({"seq": e["seq"], "deal_no": e.get("deal") or 0,
                               "payload": dumps(e)} for e in events)
 
@@ -340,12 +364,7 @@ class Store:
             q = sa.select(DEALS).where(DEALS.c.table_id == table_id)
             if match_no is not None:
                 q = q.where(DEALS.c.match_no == match_no)
-            out = []
-            for row in conn.execute(q.order_by(DEALS.c.deal_no)).mappings():
-                d = dict(row)
-                d["record"] = loads(d["record"])
-                out.append(d)
-            return out
+            return [_whole(conn, table_id, row) for row in conn.execute(q.order_by(DEALS.c.deal_no)).mappings()]
 
     def deal(self, table_id: str, deal_no: int) -> dict[str, Any] | None:
         """Return one deal (``record`` parsed), or ``None``."""
@@ -354,11 +373,7 @@ class Store:
             row = conn.execute(
                 sa.select(DEALS).where(DEALS.c.table_id == table_id, DEALS.c.deal_no == deal_no)
             ).mappings().first()
-        if row is None:
-            return None
-        d = dict(row)
-        d["record"] = loads(d["record"])
-        return d
+            return None if row is None else _whole(conn, table_id, row)
 
     def events_since(self, table_id: str, seq: int, deal_no: int | None = None,
                      limit: int | None = None) -> list[dict[str, Any]]:
@@ -374,13 +389,37 @@ class Store:
             return [loads(r[0]) for r in conn.execute(q)]
 
 
+def _whole(conn: Connection, table_id: str, row: sa.RowMapping) -> dict[str, Any]:
+    """Return a deal's row with its whole record: the stored record, then the actions appended since."""
+    d = dict(row)
+    record = d["record"] = loads(d["record"])
+    if d["finished"]:  # A finished deal's record is written whole, and its appended actions deleted.
+        return d
+    appended = conn.execute(
+        sa.select(ACTIONS.c.ply, ACTIONS.c.action)
+        .where(ACTIONS.c.table_id == table_id, ACTIONS.c.deal_no == d["deal_no"]).order_by(ACTIONS.c.ply))
+    actions = record.setdefault("actions", [])
+    for ply, action in appended:
+        if ply > len(actions):
+            raise LookupError(f"deal {d['deal_no']} of table {table_id} lacks its actions {len(actions)} to {ply - 1}")
+        if ply == len(actions):
+            actions.append(loads(action))
+    return d
+
+
 @dataclass
 class _Change:
-    """One table's staged rows: columns of its row, seats and deals by number, and new events (all as text)."""
+    """One table's staged rows, all as text.
+
+    The columns of its row; seats and deals by number; record actions by (deal, ply); for each deal
+    whose record was staged, how many actions that record holds (their rows are deleted); new events.
+    """
 
     table: dict[str, Any] = field(default_factory=dict)
     seats: dict[int, dict[str, Any]] = field(default_factory=dict)
     deals: dict[int, dict[str, Any]] = field(default_factory=dict)
+    actions: dict[tuple[int, int], str] = field(default_factory=dict)
+    held: dict[int, int] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -393,6 +432,8 @@ def _write(conn: Connection, batch: Mapping[str, _Change]) -> None:
         groups.setdefault((table, tuple(key), tuple(sorted(row))), []).append({**key, **row})
 
     events: list[dict[str, Any]] = []
+    actions: list[dict[str, Any]] = []
+    held: list[dict[str, Any]] = []
     for table_id, change in batch.items():
         if change.table:
             add(TABLES, {"id": table_id}, change.table)
@@ -400,14 +441,25 @@ def _write(conn: Connection, batch: Mapping[str, _Change]) -> None:
             add(SEATS, {"table_id": table_id, "seat": seat}, row)
         for deal_no, row in change.deals.items():
             add(DEALS, {"table_id": table_id, "deal_no": deal_no}, row)
+        held.extend({"table_id": table_id, "deal_no": deal_no, "held": n} for deal_no, n in change.held.items())
+        actions.extend({"table_id": table_id, "deal_no": deal_no, "ply": ply, "action": _plain(action)}
+                       for (deal_no, ply), action in change.actions.items())
         events.extend({"table_id": table_id, **e} for e in change.events)
     for (table, key, columns), rows in groups.items():
         _upsert(conn, table, key, columns, rows)
+    if held:
+        _execute_many(conn, _DELETE_HELD, ("table_id", "deal_no", "held"), held)
+    if actions:
+        _execute_many(conn, _INSERT_ACTIONS, ("table_id", "deal_no", "ply", "action"), actions)
     if events:
         _execute_many(conn, _INSERT_EVENTS, ("table_id", "seq", "deal_no", "payload"), events)
 
 
 _INSERT_EVENTS: Final = EVENTS.insert()
+_INSERT_ACTIONS: Final = ACTIONS.insert()
+_DELETE_HELD: Final = ACTIONS.delete().where(ACTIONS.c.table_id == sa.bindparam("table_id"),
+                                              ACTIONS.c.deal_no == sa.bindparam("deal_no"),
+                                              ACTIONS.c.ply < sa.bindparam("held"))
 
 _COMPILED: dict[tuple[Any, str, tuple[str, ...]], tuple[str, tuple[str, ...] | None]] = {}
 """The SQL text of each statement by dialect and columns, and the order of its parameters (None: by name)."""
