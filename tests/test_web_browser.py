@@ -365,6 +365,18 @@ def test_spectator_sees_no_hand_and_bad_record_is_refused(server: str, browser: 
     page.wait_for_function("() => document.querySelectorAll('#hand .card.back').length === window.mustamaija.state.hand_sizes[0]")
     assert page.locator("#hand .card-face").count() == 0 and len(sizes) == 3
 
+    # Issue 16, bug 3: one deal of three players leaves two (or, stopped, three) seats on 0 losses: a tie.
+    page.wait_for_function("() => (document.querySelector('#result').textContent || '').includes('Match over')",
+                           timeout=60000)
+    losses = page.evaluate("window.mustamaija.meta.match.losses")
+    names = page.evaluate("window.mustamaija.meta.seats.map((s) => s.name)")
+    best = [i for i, n in enumerate(losses) if n == min(losses)]
+    assert len(best) >= 2
+    text = page.locator("#result").inner_text()
+    assert f"Tied for fewest losses ({min(losses)}): " in text, text
+    sentence = text.split("Tied for fewest losses", 1)[1].split("\n", 1)[0]
+    assert all((names[i] in sentence) == (i in best) for i in range(3)), (sentence, names, losses)
+
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "mustamaija-record/1", "players": 3, "deck": ["QS"], "actions": []}))
     page.goto(f"{server}/replay")
@@ -374,6 +386,76 @@ def test_spectator_sees_no_hand_and_bad_record_is_refused(server: str, browser: 
     page.close()
     # The refused import shows up as a failed request in the console; anything else is a bug.
     assert all("400" in e for e in errors), errors
+
+
+def _seat_page(server: str, browser: Browser, body: dict[str, Any]) -> tuple[Page, str]:
+    """Create a table over HTTP (the creator takes seat 0) and open it in a new page as that seat."""
+    req = urllib.request.Request(f"{server}/api/tables", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        created = json.load(r)
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server}/t/{created['table']['id']}#seat=0&token={created['token']}")
+    page.wait_for_selector("body[data-phase]")
+    return page, created["table"]["id"]
+
+
+def test_a_double_click_leads_a_card_alone(server: str, browser: Browser) -> None:
+    # Issue 16, bug 1: the first click chose the card, the second took it back, and nothing was led.
+    errors: list[str] = []
+    page, _ = _seat_page(server, browser, {"players": 2, "deals": 1, "seats": [
+        {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+    _watch_errors(page, errors)
+    for _ in range(40):
+        assert _wait_turn_or_end(page) == "turn", "the deal ended before seat 0 had a lead"
+        legal = _state(page)["state"]["legal"]
+        if legal["kind"] == "lead":
+            break
+        _defend(page)
+        page.wait_for_function("() => !window.mustamaija.pending")
+    card = page.locator("#hand button.card.playable").first.get_attribute("data-card")
+    played = len(page.evaluate("window.mustamaija.log"))
+    page.locator(f'#hand button.card[data-card="{card}"]').dblclick()
+    page.wait_for_function(
+        "(n) => window.mustamaija.log.length > n && window.mustamaija.log.slice(n).some((e) => e.kind === 'action')",
+        arg=played)
+    mine = next(e for e in page.evaluate("window.mustamaija.log")[played:] if e["kind"] == "action")
+    assert mine["seat"] == 0 and mine["action"] == {"lead": [card]}, mine
+    page.close()
+    assert not errors, errors
+
+
+def test_the_down_arrow_returns_from_the_table_past_a_disabled_first_card(server: str, browser: Browser) -> None:
+    # Issue 16, bug 2: with the hand's first card disabled, the focus stayed on the table.
+    errors: list[str] = []
+    page, _ = _seat_page(server, browser, {"players": 2, "deals": 5, "seats": [
+        {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+    _watch_errors(page, errors)
+    tried = False
+    for _ in range(200):
+        page.wait_for_function("() => document.body.dataset.myTurn === '1' || window.mustamaija.meta.match.over",
+                               timeout=60000)
+        if page.evaluate("document.body.dataset.myTurn !== '1'"):
+            break
+        legal = _state(page)["state"]["legal"]
+        first_disabled = page.locator("#hand button.card").first.is_disabled()
+        if legal["kind"] == "beat" and first_disabled and page.locator("#battle button.card:not([disabled])").count():
+            page.locator("#hand button.card:not([disabled])").first.focus()
+            page.keyboard.press("ArrowUp")
+            assert page.evaluate("document.activeElement.closest('#battle') !== null")
+            page.keyboard.press("Space")
+            page.keyboard.press("ArrowDown")
+            assert page.evaluate("document.activeElement.closest('#hand') !== null && !document.activeElement.disabled")
+            tried = True
+            break
+        if legal["kind"] == "lead":
+            _lead(page, by_keyboard=False)
+        else:
+            _defend(page)
+        page.wait_for_function("() => !window.mustamaija.pending")
+    assert tried, "no defence with a disabled first card came up in five deals"
+    page.close()
+    assert not errors, errors
 
 
 def test_card_module_agrees_with_the_engine(server: str, browser: Browser) -> None:

@@ -70,6 +70,20 @@ def test_the_game_list_comes_from_the_registry(client: TestClient) -> None:
         assert entry["lobby"]["ends"], "the lobby offers a way to end the match"
 
 
+def test_every_bot_the_lobby_offers_can_sit_at_a_table(client: TestClient) -> None:
+    # Issue 16, bug 4: the lobby offered "open-hand-pimc", which sees every card, and creating the table failed.
+    for entry in client.get("/api/games").json()["games"]:
+        assert entry["bots"] and not [b for b in entry["bots"] if b.startswith("open-hand")]
+        for bot in entry["bots"] + [lv["level"] for lv in entry["levels"]]:
+            r = client.post("/api/tables", json={"game": entry["name"], "players": entry["min_players"], "sit": False,
+                                                 "seats": [{"kind": "bot", "bot": bot}]
+                                                 + [{"kind": "person"}] * (entry["min_players"] - 1)})
+            assert r.status_code == 201, (entry["name"], bot, r.json())
+        r = client.post("/api/tables", json={"game": entry["name"], "players": entry["min_players"], "sit": False, "seats": [
+            {"kind": "bot", "bot": "open-hand-pimc"}] + [{"kind": "person"}] * (entry["min_players"] - 1)})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_bot"
+
+
 def test_bots_presets_and_rules_of_each_game(client: TestClient, game: Game) -> None:
     bots = client.get("/api/bots", params={"game": game.name}).json()
     assert [lv["spec"] for lv in bots["levels"]] == list(levels(game).values())

@@ -31,7 +31,7 @@ from mustamaija.players.play import next_action
 from mustamaija.players.registry import bot_names, parse_bot_spec
 from mustamaija.web.errors import ApiError
 
-__all__ = ["CHEAP_BOTS", "BotRunner", "bot_action", "cheap_action", "check_bot", "is_cheap", "levels_json"]
+__all__ = ["CHEAP_BOTS", "BotRunner", "bot_action", "cheap_action", "check_bot", "fair_bots", "is_cheap", "levels_json"]
 
 CHEAP_BOTS: Final = ("random", "heuristic")
 """Bots quick enough to choose on the event loop (about 0.1 ms a move, under 1 ms at worst)."""
@@ -72,9 +72,9 @@ def _check_network_spec(spec: str, game: Game, bounds: Mapping[str, float]) -> N
         parsed = parse_bot_spec(resolve_level(spec, game))
     except MustamaijaError as e:
         raise ApiError("bad_bot", f"bad bot {spec!r}: {e}") from None
-    if parsed.name not in bot_names(game) or ":" in parsed.name:
+    if parsed.name not in fair_bots(game) or ":" in parsed.name:
         raise ApiError("bad_bot", f"bad bot {spec!r}: a table's bots are a level ({', '.join(levels(game))}) or a "
-                                  f"bot of this server ({', '.join(bot_names(game))})")
+                                  f"bot of this server ({', '.join(fair_bots(game))})")
     for key, value in parsed.params.items():
         if key not in bounds:
             raise ApiError("bad_bot", f"bad bot {spec!r}: a table may set only {', '.join(sorted(bounds))}, not {key!r}")
@@ -82,11 +82,29 @@ def _check_network_spec(spec: str, game: Game, bounds: Mapping[str, float]) -> N
             raise ApiError("bad_bot", f"bad bot {spec!r}: {key} may be at most {bounds[key]} at this server")
 
 
+def fair_bots(game: Game) -> list[str]:
+    """Return the registered bots of ``game`` that may sit at a table: not those that see every card.
+
+    >>> from mustamaija.core.registry import get_game
+    >>> names = fair_bots(get_game("mustamaija"))
+    >>> "pimc" in names, [n for n in names if n.startswith("open-hand")]
+    (True, [])
+    """
+    fair = []
+    for name in bot_names(game):
+        try:
+            make_player(name, 0, game)
+        except (MustamaijaError, ImportError, TypeError, ValueError):
+            continue  # Open-hand, or needs parameters no client may give, or broken: not offered.
+        fair.append(name)
+    return fair
+
+
 def levels_json(game: Game) -> dict[str, Any]:
-    """Return the bot levels of ``game`` and its registered bot names (``GET /api/bots``, ``GET /api/games``)."""
+    """Return the bot levels of ``game`` and the bots a table may seat (``GET /api/bots``, ``GET /api/games``)."""
     return {
         "levels": [{"level": k, "spec": v, "label": describe_bot(k, game)} for k, v in levels(game).items()],
-        "bots": bot_names(game),
+        "bots": fair_bots(game),
     }
 
 

@@ -14,6 +14,11 @@ export function seatName(meta, seat, mySeat = null) {
   return twins > 1 ? `${base} (seat ${seat})` : base;
 }
 
+/** Return names as words: "Ann", "Ann and Ben", "Ann, Ben and You". */
+export function listWords(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
 /** Return `you` or `other` for a subject: "You lead" but "Ann leads". */
 export function verb(who, you, other) {
   return who === "You" ? you : other;

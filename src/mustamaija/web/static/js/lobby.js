@@ -147,7 +147,7 @@ function levelOptions(select, chosen) {
   select.replaceChildren();
   const g = lobby.game;
   for (const l of g.levels) select.add(new Option(`Bot: ${l.label}`, `bot:${l.level}`));
-  for (const spec of g.bots.filter((b) => !g.levels.some((l) => l.spec === b) && b !== "open-hand")) {
+  for (const spec of g.bots.filter((b) => !g.levels.some((l) => l.spec === b))) {
     select.add(new Option(`Bot: ${spec}`, `bot:${spec}`));
   }
   select.add(new Option("Open seat for a friend", "person"));

@@ -343,10 +343,13 @@ function handButtons() {
   return [...$("hand").querySelectorAll("button.card")];
 }
 
-/** Move the focus `delta` buttons along `list` (round the end), as the arrow keys do; return the button focused. */
-function moveFocus(list, delta) {
+/**
+ * Move the focus `delta` buttons along `list` (round the end), as the arrow keys do, or to `to`; return the
+ * button focused. From outside the list, a delta of 0 lands on its first button.
+ */
+function moveFocus(list, delta, to = null) {
   const i = list.indexOf(document.activeElement);
-  const next = list[(i + delta + list.length) % list.length];
+  const next = to || list[(Math.max(i, delta > 0 ? -1 : 0) + delta + list.length) % list.length];
   list.forEach((b) => { b.tabIndex = -1; });
   next.tabIndex = 0;
   next.focus();

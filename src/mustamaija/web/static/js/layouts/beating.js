@@ -4,7 +4,7 @@
 
 import { SUIT_SIGNS, SUIT_WORDS, backEl, cardEl, chip, fullDeck, sortHand, spoken, symbol, symbols } from "../cards.js";
 import { Choice } from "../choice.js";
-import { line, seatName, verb } from "../describe.js";
+import { line, listWords, seatName, verb } from "../describe.js";
 import { el } from "../dom.js";
 
 const BOT_ICON = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><rect x="4" y="7" width="16" height="12" rx="3"/>'
@@ -21,6 +21,8 @@ const KEYS = [
   ["M", "declare a marriage (when you may)"],
   ["Esc", "clear your choice"],
 ];
+
+const DOUBLE_CLICK_MS = 450;
 
 const HELP = "Defending: choose a led card on the table, then the card that beats it (or the other way round). "
   + "A card that beats only one led card pairs at once. Led cards you leave unpaired are picked up.";
@@ -112,9 +114,23 @@ export function createLayout(ctx) {
     if (l && l.declare.includes(suit)) send({ declare: suit });
   }
 
+  // A second click on the same card soon after the first leads it alone. The hand is drawn again after each
+  // click, so the browser's own dblclick (two clicks on one element) never reaches the new card.
+  let lastClick = { card: null, at: -Infinity };
+
   function onHandCard(card) {
     const l = legal();
     if (!l || app.pending) return;
+    const now = performance.now();
+    const again = lastClick.card === card && now - lastClick.at < DOUBLE_CLICK_MS;
+    lastClick = { card, at: again ? -Infinity : now };
+    if (again && l.kind === "lead" && l.cards.includes(card)) {
+      choice.clear();
+      choice.sel.add(card);
+      ctx.announce(`Leading ${spoken(card)} alone`);
+      play();
+      return;
+    }
     ctx.announce(choice.clickHand(l, card));
     ctx.render();
   }
@@ -333,8 +349,10 @@ export function createLayout(ctx) {
 
   function matchOverText() {
     const m = app.meta.match;
-    const best = [...app.meta.seats].sort((a, b) => m.losses[a.seat] - m.losses[b.seat])[0];
-    return `Match over. Fewest losses: ${name(best.seat)}.`;
+    const fewest = Math.min(...app.meta.seats.map((seat) => m.losses[seat.seat]));
+    const best = app.meta.seats.filter((seat) => m.losses[seat.seat] === fewest).map((seat) => name(seat.seat));
+    if (best.length === 1) return `Match over. Fewest losses: ${best[0]}.`;
+    return `Match over. Tied for fewest losses (${fewest}): ${listWords(best)}.`;
   }
 
   function renderInfo(box) {
@@ -369,9 +387,6 @@ export function createLayout(ctx) {
         b.draggable = true;
         b.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", card));
       }
-      b.addEventListener("dblclick", () => {
-        if (l && l.kind === "lead" && choice.sel.size === 1 && choice.sel.has(card)) play();
-      });
       hand.append(b);
     });
     ctx.fitHand(hand, cards.length);
@@ -473,21 +488,25 @@ export function createLayout(ctx) {
   function onKey(e) {
     const l = legal();
     const hand = ctx.handButtons();
-    const ledButtons = [...document.querySelectorAll("#battle button.card")];
+    // The arrows move among the cards that can take the focus: a disabled button cannot.
+    const handOpen = hand.filter((b) => !b.disabled);
+    const ledButtons = [...document.querySelectorAll("#battle button.card")].filter((b) => !b.disabled);
     const inHand = hand.includes(document.activeElement);
     const onLed = ledButtons.includes(document.activeElement);
     const key = e.key;
     if (key === "ArrowLeft" || key === "ArrowRight") {
-      const list = onLed ? ledButtons : hand;
+      const list = onLed ? ledButtons : handOpen;
       if (list.length) ctx.moveFocus(list, key === "ArrowLeft" ? -1 : 1);
       return list.length > 0;
     }
     if (key === "ArrowUp" && ledButtons.length && !onLed) {
-      ledButtons[0].focus();
+      ctx.moveFocus(ledButtons, 0);
       return true;
     }
-    if (key === "ArrowDown" && onLed && hand.length) {
-      hand[0].focus();
+    if (key === "ArrowDown" && onLed && handOpen.length) {
+      // Back to the hand card last used, if it can still be focused, else the first that can.
+      const back = handOpen.find((b) => b.dataset.card === app.focusCard);
+      ctx.moveFocus(handOpen, 0, back || handOpen[0]);
       return true;
     }
     if (key === "Enter") {

@@ -3,7 +3,7 @@
 // It draws only the state the server built for this seat (docs/web.md).
 
 import { SUIT_WORDS, cardEl, chip, sortHand, spoken, symbol, symbols } from "../cards.js";
-import { line, seatName, verb } from "../describe.js";
+import { line, listWords, seatName, verb } from "../describe.js";
 import { el } from "../dom.js";
 
 /** The layout's own stylesheet, which the table page and the replay viewer load with the module. */
@@ -54,7 +54,7 @@ export function describeEvent(ev, meta, mySeat) {
         + `Totals: ${ev.totals.map((t, s) => `${name(s)} ${t}`).join(", ")}`);
     case "match_over": {
       const winners = ev.winners.map(name);
-      return line(`The game is over: ${winners.join(" and ")} ${winners.length === 1 ? verb(winners[0], "win", "wins") : "win"} `
+      return line(`The game is over: ${listWords(winners)} ${winners.length === 1 ? verb(winners[0], "win", "wins") : "win"} `
         + "with the lowest total");
     }
     default:
@@ -190,7 +190,7 @@ export function createLayout(ctx) {
 
   function winnersText() {
     const winners = app.meta.match.winners.map(name);
-    return `Game over: ${winners.join(" and ")} ${winners.length === 1 ? verb(winners[0], "win", "wins") : "win"} with the lowest total.`;
+    return `Game over: ${listWords(winners)} ${winners.length === 1 ? verb(winners[0], "win", "wins") : "win"} with the lowest total.`;
   }
 
   function renderInfo(box) {
