@@ -353,3 +353,30 @@ def test_a_chunked_body_over_the_limit_is_refused(client: TestClient) -> None:
 
     r = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
     error(r, 413, "too_large")
+
+
+
+def test_spades_put_back_are_told_at_the_deal_and_at_the_lead() -> None:
+    # Issue 16, bug 6: a spade turned and put back (M7) was in no event, so the log never told it.
+    from mustamaija.core.cards import card_name, cards_of
+    from mustamaija.web.bots import cheap_action
+    from mustamaija.web.live import LiveTable, check_config
+
+    for turn in ("after_deal", "after_first_lead"):
+        config, seats = check_config({"players": 3, "rules": {"trump_turn": turn}, "deals": 500,
+                                      "seats": [{"kind": "bot", "bot": "easy"}] * 3}, 60.0)
+        table = LiveTable("t", config, seats)
+        told = 0
+        for deal in range(200):  # About one deal in four turns a spade first.
+            table.start_match()
+            event = table.start_deal()[0]
+            if turn == "after_first_lead":
+                assert "turned" not in event
+                event = table.apply(cheap_action(table.game, table.state, "random", deal), "bot")[0]
+            state = table.state
+            assert event["turned"] == card_name(state.trump_card)
+            assert event.get("put_back", []) == [card_name(c) for c in cards_of(state.revealed)]
+            told += bool(state.revealed)
+            if told >= 3:
+                break
+        assert told >= 3, f"{turn}: no spade was turned in 200 deals"

@@ -480,6 +480,22 @@ def test_card_module_agrees_with_the_engine(server: str, browser: Browser) -> No
         assert parsed is not None
     assert page.evaluate("import('/static/js/cards.js').then((m) => [m.spoken('TD'), m.parse('1S'), m.symbol('QS')])") \
         == ["10 of diamonds", None, "Q♠"]
+    # Issue 16, bug 6: spades turned and put back (M7) are told in the log, at a lead or at the deal.
+    meta = {"seats": [{"kind": "person", "taken": True, "name": "Ann"}, {"kind": "bot", "taken": True, "name": "Bob"}]}
+    told = page.evaluate(
+        """async (meta) => {
+            const m = await import('/static/js/layouts/beating.js');
+            const lead = m.describeEvent({kind: 'action', seat: 1, action: {lead: ['9H']}, turned: '5D',
+                                          put_back: ['9S']}, meta, 0);
+            const deal = m.describeEvent({kind: 'deal_start', deal: 2, dealer: 1, turned: '8D',
+                                          put_back: ['4S', 'QS']}, meta, 0);
+            return [lead.text, deal.text, deal.spoken, m.describeEvent({kind: 'deal_start', deal: 3, dealer: 0}, meta, 0)];
+        }""", meta)
+    assert told[0] == "Bob leads 9♥ · 9♠ turned and put back into the talon (spades are not trumps) · trump turned: 5♦"
+    assert told[1] == ("Deal 2: Bob deals · 4♠ Q♠ turned and put back into the talon (spades are not trumps) "
+                       "· trump turned: 8♦")
+    assert "4 of spades, queen of spades turned and put back" in told[2]
+    assert told[3] is None  # A plain deal start is worded by the common module.
     page.close()
 
 

@@ -85,8 +85,8 @@ def _check_network_spec(spec: str, game: Game, bounds: Mapping[str, float]) -> N
 def fair_bots(game: Game) -> list[str]:
     """Return the registered bots of ``game`` that may sit at a table: not those that see every card.
 
-    >>> from mustamaija.core.registry import get_game
-    >>> names = fair_bots(get_game("mustamaija"))
+    >>> from mustamaija.core.registry import DEFAULT_GAME
+    >>> names = fair_bots(get_game(DEFAULT_GAME))
     >>> "pimc" in names, [n for n in names if n.startswith("open-hand")]
     (True, [])
     """

@@ -272,7 +272,8 @@ class LiveTable:
         self.version += 1
         self.status = "playing"
         return [self.event("deal_start", deal=self.deal_no, match=self.match_no,
-                           dealer=self.state.dealer, version=self.version)]
+                           dealer=self.state.dealer, version=self.version,
+                           **self.renderer.deal_facts(self.public_view()))]
 
     def parse_action(self, seat: int, body: object) -> Any:
         """Parse a client's action (the docs/formats.md record action without the seat) for ``seat``."""

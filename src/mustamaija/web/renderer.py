@@ -73,6 +73,9 @@ class TableRenderer(Protocol):
         ``action`` body when that is public); the table adds its numbers.
         """
 
+    def deal_facts(self, view: Any) -> dict[str, Any]:
+        """Return the public facts of a new deal for its ``deal_start`` event, from the spectator's view."""
+
     def frame_json(self, state: Any) -> dict[str, Any]:
         """Return one replay frame: the whole truth of ``state`` (replays are of finished deals)."""
 

@@ -161,6 +161,10 @@ class BlackMariaTable:
             "legal": legal_json(view),
         }
 
+    def deal_facts(self, view: View) -> dict[str, Any]:
+        """Return nothing: a new hand has no public facts beyond its number and dealer."""
+        return {}
+
     def events(self, before: View, after: View, action: Action) -> list[dict[str, Any]]:
         """Return a pass's event (how many cards, never which: B3) and the exchange, or a play's event.
 

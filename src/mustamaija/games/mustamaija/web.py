@@ -228,8 +228,22 @@ class MustamaijaTable:
             if taken:
                 event["taken"] = _names(taken)
         if isinstance(action, Lead) and before.trump_card < 0 <= after.trump_card:
-            event["turned"] = card_name(after.trump_card)
+            event.update(self.deal_facts(after))
         return [event]
+
+    def deal_facts(self, view: View) -> dict[str, Any]:
+        """Return the trump card once turned, and the spades turned and put back into the talon before it (M7).
+
+        >>> s = State.from_seed(players=3, seed=4, rules=Rules(trump_turn="after_deal"))
+        >>> RENDERER.deal_facts(s.view(None))
+        {'turned': '8D', 'put_back': ['4S', 'QS', 'AS']}
+        """
+        if view.trump_card < 0:
+            return {}
+        facts: dict[str, Any] = {"turned": card_name(view.trump_card)}
+        if view.revealed:
+            facts["put_back"] = _names(view.revealed)
+        return facts
 
     def frame_json(self, state: State) -> dict[str, Any]:
         """Return the ``replay --json`` object with the led cards of a defence and the marriage's declarer."""

@@ -229,7 +229,8 @@ async function join(seat) {
 
 /** Return {text, spoken} for an event: the common ones here, the game's own from its layout. */
 function words(ev, meta = app.meta) {
-  return describeCommon(ev, meta, app.seat) || (app.layout && app.layout.describeEvent(ev, meta)) || line(ev.text || ev.kind);
+  // The layout first: it may word a common event with facts of its game (the trump turned at the deal).
+  return (app.layout && app.layout.describeEvent(ev, meta)) || describeCommon(ev, meta, app.seat) || line(ev.text || ev.kind);
 }
 
 function announce(text) {

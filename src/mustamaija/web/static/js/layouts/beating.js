@@ -33,16 +33,27 @@ function ordinal(n) {
 
 // --- words ---------------------------------------------------------------------------------------------
 
+/** Return {text, spoken} to add for the trump card turned, after any spades turned and put back (M7). */
+function turnedWords(facts) {
+  if (!facts.turned) return { text: "", spoken: "" };
+  let text = "";
+  let words = "";
+  const back = facts.put_back || [];
+  if (back.length) {
+    text += ` · ${symbols(back)} turned and put back into the talon (spades are not trumps)`;
+    words += `. ${back.map(spoken).join(", ")} turned and put back into the talon, as spades are not trumps`;
+  }
+  return { text: `${text} · trump turned: ${symbols([facts.turned])}`,
+    spoken: `${words}. The trump card turned is the ${spoken(facts.turned)}` };
+}
+
 /** Return {text, spoken} for a record action (without seat) made by `who`; `facts` are the event's. */
 export function describeAction(action, who, facts = {}) {
   if (action.lead) {
     let text = `${who} ${verb(who, "lead", "leads")} ${symbols(action.lead)}`;
     let words = `${who} ${verb(who, "lead", "leads")} ${action.lead.map(spoken).join(", ")}`;
-    if (facts.turned) {
-      text += ` · trump turned: ${symbols([facts.turned])}`;
-      words += `. The trump card turned is the ${spoken(facts.turned)}`;
-    }
-    return { text, spoken: words };
+    const turned = turnedWords(facts);
+    return { text: text + turned.text, spoken: words + turned.spoken };
   }
   if (action.beat) {
     const pairs = Object.entries(action.beat);
@@ -76,6 +87,13 @@ export function describeAction(action, who, facts = {}) {
 /** Return {text, spoken} for an event of this game's deals, or null. */
 export function describeEvent(ev, meta, mySeat) {
   switch (ev.kind) {
+    case "deal_start": {
+      if (!ev.turned) return null;
+      const dealer = seatName(meta, ev.dealer, mySeat);
+      const turned = turnedWords(ev);
+      return line(`Deal ${ev.deal}: ${dealer} ${verb(dealer, "deal", "deals")}${turned.text}`,
+        `Deal ${ev.deal}: ${dealer} ${verb(dealer, "deal", "deals")}${turned.spoken}`);
+    }
     case "action":
       return describeAction(ev.action, seatName(meta, ev.seat, mySeat), ev);
     case "deal_over": {
