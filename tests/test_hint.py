@@ -250,3 +250,32 @@ def test_cli_hint(tmp_path: Path) -> None:
     assert bad.returncode != 0 and bad.stderr.startswith("end.json: ") and "is not to act" in bad.stderr
     missing = run("hint", "nope.json", cwd=tmp_path)
     assert missing.returncode != 0 and missing.stderr.startswith("nope.json: cannot read the file")
+
+
+def test_a_hint_for_the_player_says_you_and_names_cards_with_suit_signs() -> None:
+    # Issue 16, bug 7: the web hint read "seat 0 ... 9C": the seat's number and the record's card codes.
+    import re
+
+    from mustamaija.core.registry import get_game
+    from mustamaija.search.hints import hint as generic_hint
+
+    rng = random.Random(5)
+    solved = _position(rng, [3, 3], None)
+    s = _played(3, 2, 2)
+    views = [("mustamaija", solved.view(solved.to_act)), ("mustamaija", s.view(s.to_act))]
+    bm = get_game("black-maria")
+    deal = bm.deal(4, seed=1)
+    views.append(("black-maria", deal.view(deal.to_act)))
+    methods = set()
+    for game, view in views:
+        for method in ("auto", "ismcts"):
+            h = generic_hint(game, view, method=method, iters=60, seed=1, you=True)
+            methods.add(h.method)
+            text = h.text + " " + " ".join(c.words for c in h.candidates)
+            assert not re.search(r"\bseat \d|\bSeat \d", text), text
+            assert not re.search(r"\b(10|[2-9TJQKA])[SHDC]\b", text), text
+            assert re.search(r"\byou\b|\bYou\b", h.text), h.text
+            third = generic_hint(game, view, method=method, iters=60, seed=1)
+            assert [c.actions for c in third.candidates] == [c.actions for c in h.candidates]
+            assert f"seat {view.seat}" in third.text.lower()
+    assert {"solver", "pimc", "ismcts", "rule"} <= methods

@@ -265,6 +265,9 @@ def test_hints_and_rematch_over_the_socket(client: TestClient) -> None:
         update = until(ws, "update")
         assert [e["kind"] for e in update["events"]] == ["rematch", "deal_start"]
         assert update["table"]["status"] == "playing" and update["table"]["match"]["number"] == 2
+        # Issue 16, bug 7: the first deal of the new match is its deal 1, as the page's header counts.
+        start = update["events"][1]
+        assert start["in_match"] == 1 and start["deal"] == update["table"]["deal"] > 1
 
 
 def test_hints_disabled_over_the_socket(client: TestClient) -> None:

@@ -6,6 +6,8 @@
 >>> d = Discard(1, 0b1011)
 >>> d, str(d), d.to_json()
 (Discard(seat=1, cards=11), 'seat 1 discards 2S 3S 5S', {'seat': 1, 'discard': ['2S', '3S', '5S']})
+>>> d.words()
+'discard 2♠ 3♠ 5♠'
 >>> read_action_head({"seat": 1, "discard": []}, 3, ("discard", "keep"))
 (1, 'discard')
 >>> read_action_head({"seat": 4, "discard": []}, 3, ("discard", "keep"))
@@ -20,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from mustamaija.core.cards import card_name, cards_of
+from mustamaija.core.cards import card_name, card_symbol, cards_of, sort_hand
 from mustamaija.core.errors import FormatError
 from mustamaija.core.records import card_at
 
@@ -55,6 +57,10 @@ class CardsAction:
 
     def __str__(self) -> str:
         return f"seat {self.seat} {self.VERB} {' '.join(card_name(c) for c in cards_of(self.cards))}"
+
+    def words(self) -> str:
+        """Return the action as its seat's player would say it, cards in the people's order (``"lead 4♥ 9♥"``)."""
+        return f"{self.KEY} {' '.join(card_symbol(c) for c in sort_hand(self.cards))}"
 
 
 def read_card_list(value: object, key: str, what: str, verb: str) -> int:

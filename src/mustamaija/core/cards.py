@@ -44,12 +44,14 @@ __all__ = [
     "card_symbol",
     "cards_mask",
     "cards_of",
+    "cards_text",
     "mask_of",
     "parse_card",
     "parse_cards",
     "parse_suit",
     "rank_of",
     "shuffled_pack",
+    "sort_hand",
     "suit_name",
     "suit_of",
 ]
@@ -167,6 +169,31 @@ def card_name(c: Card) -> str:
 def card_symbol(c: Card) -> str:
     """Render a card with its suit sign, such as ``"Q♠"`` or ``"10♥"``."""
     return _SYMBOLS[c]
+
+
+def cards_text(mask: int) -> str:
+    """Render a card mask with suit signs, in index order (``-`` for none).
+
+    >>> cards_text(mask_of([20, 15]))
+    '4♥ 9♥'
+    """
+    return " ".join(card_symbol(c) for c in cards_of(mask)) or "-"
+
+
+def sort_hand(mask: int, trump: int = -1) -> list[int]:
+    """Return a hand sorted for people: by suit (♠ ♥ ♣ ♦, black and red alternating), trumps last, low to high.
+
+    >>> [card_symbol(c) for c in sort_hand(mask_of([0, 13, 26, 39, 10]), trump=0)]
+    ['2♥', '2♣', '2♦', '2♠', 'Q♠']
+    >>> [card_symbol(c) for c in sort_hand(mask_of([0, 13, 26, 39]))]
+    ['2♠', '2♥', '2♣', '2♦']
+    """
+    order = [0, 1, 3, 2]  # ♠ ♥ ♣ ♦
+    if trump >= 0:
+        order.remove(trump)
+        order.append(trump)
+    rank = {s: i for i, s in enumerate(order)}
+    return sorted(cards_of(mask), key=lambda c: (rank[c // 13], c % 13))
 
 
 def suit_name(s: int) -> str:

@@ -189,6 +189,11 @@ class GameBase:
         """Return a compound action in words."""
         return str(action)
 
+    def action_words(self, action: Any) -> str:
+        """Return a compound action as its seat's player would say it (the action's ``words()``, if it has one)."""
+        words = getattr(action, "words", None)
+        return str(words()) if callable(words) else self.describe_action(action)
+
     def renderer(self, front_end: str) -> str | None:
         """Return the ``module:attribute`` of this game's renderer for ``front_end``, if it has one."""
         target = self.RENDERERS.get(front_end)

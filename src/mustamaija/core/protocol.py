@@ -385,6 +385,9 @@ class Game(Protocol):
     def describe_action(self, action: Any) -> str:
         """Return a compound action in words (``"seat 1 beats 9H with JH"``)."""
 
+    def action_words(self, action: Any) -> str:
+        """Return a compound action as its seat's player would say it, with suit signs (``"beat 9♥ with J♥"``)."""
+
     def narrate(self, record: Any) -> list[str]:
         """Return a record told turn by turn, one line each, every hand visible."""
 

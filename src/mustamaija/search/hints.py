@@ -56,7 +56,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.cards import card_symbol, parse_card
+from mustamaija.core.errors import CardError, MustamaijaError
 from mustamaija.core.protocol import Game, SearchKit
 from mustamaija.core.registry import get_game
 from mustamaija.search.ismcts import Edge, SearchConfig, best_step, grow_tree
@@ -205,12 +206,14 @@ def view_for(game: str | Game, target: Any, seat: int | None = None) -> Any:
 
 
 def hint(game: str | Game, view: Any, *, method: str = "auto", iters: int | None = None,
-         seconds: float | None = None, seed: int = 0) -> HintResult:
+         seconds: float | None = None, seed: int = 0, you: bool = False) -> HintResult:
     """Return what ``view.seat`` (who must be to act) should play now, and why (see the module docstring).
 
     ``iters`` is the budget (playouts, sampled worlds or ISMCTS iterations,
     by method); ``seconds`` caps the time (the result may then depend on the
-    machine's speed); ``seed`` seeds the search.
+    machine's speed); ``seed`` seeds the search. With ``you`` the words are
+    for the seat's player: "you", and moves as a player says them ("lead 8♥ J♥");
+    without, for an onlooker: "seat 1", and the moves' record words.
     """
     start = _time.perf_counter()
     g = get_game(game)
@@ -228,12 +231,12 @@ def hint(game: str | Game, view: Any, *, method: str = "auto", iters: int | None
     if base.in_progress:
         raise MustamaijaError("the seat is part way through an action chosen step by step: a hint starts between actions")
     kit = g.search_kit()
-    job = _Job(g, kit, view, base, seed)
+    job = _Job(g, kit, view, base, seed, you)
     result: HintResult | None = None
     if method in ("auto", "solver"):
         solver = kit.solver()
         if solver is not None:
-            result = solver.hint(g, view, method == "solver")
+            result = solver.hint(g, view, method == "solver", you=you)
         elif method == "solver":
             raise MustamaijaError(f"{g.title} has no exact solver: ask for pimc, sampled or ismcts")
     if result is None:
@@ -266,20 +269,35 @@ def _steps_of(game: Game, base: Any, action: Any) -> list[int]:
 class _Job:
     """One hint: the game, its kit, the view, a state the view allows (for the seat's own actions) and the seed."""
 
-    def __init__(self, game: Game, kit: SearchKit, view: Any, base: Any, seed: int) -> None:
+    def __init__(self, game: Game, kit: SearchKit, view: Any, base: Any, seed: int, you: bool = False) -> None:
         self.game = game
         self.kit = kit
         self.view = view
         self.base = base
         self.seed = seed
         self.seat: int = view.seat
+        self.you = you
+        self.who = "you" if you else f"seat {view.seat}"
+        """Who the seat is in the words: the reader, or the seat by number."""
+        self.whose = "your" if you else f"seat {view.seat}'s"
         self.n0 = len(base.actions())
         lo, hi = game.utility_range(base.players, getattr(base, "rules", None))
         self.lo = lo
         self.span = hi - lo if hi > lo else 1.0
 
+    def step_words(self, step: int) -> str:
+        """Return a step's name; for the player, a card's name with its suit sign."""
+        name = self.game.step_name(step)
+        if self.you:
+            try:
+                return card_symbol(parse_card(name))
+            except CardError:
+                pass  # A step that is not a card ("take", "declare H") keeps its name.
+        return name
+
     def words(self, actions: Iterable[Any]) -> str:
-        return "; then ".join(self.game.describe_action(a) for a in actions) or "nothing"
+        say = self.game.action_words if self.you else self.game.describe_action
+        return "; then ".join(say(a) for a in actions) or "nothing"
 
     def result(self, method: str, cands: list[Candidate], text: str, worlds: int = 0, **extra: Any) -> HintResult:
         return HintResult(self.game.name, self.seat, self.base.phase_name, method, False, cands, text, worlds=worlds,
@@ -295,11 +313,11 @@ class _Job:
         kind = self.game.result_kind
         if c.loss_rate is not None:
             rate = f"about {100 * c.loss_rate:.0f}% of the time (± {100 * (c.stderr or 0) / self.span:.0f})"
-            return rate if short else f"seat {self.seat} lost {rate}"
+            return rate if short else f"{self.who} lost {rate}"
         value = c.value or 0.0
         if kind == "points":
             what = f"{-value:.1f} points on average (± {c.stderr or 0:.1f})"
-            return what if short else f"seat {self.seat} took {what}"
+            return what if short else f"{self.who} took {what}"
         return f"a mean reward of {value:.2f} (± {c.stderr or 0:.2f})"
 
     def _rated(self, actions: tuple[Any, ...], n: int, mean: float, stderr: float, **more: Any) -> Candidate:
@@ -321,7 +339,7 @@ class _Job:
         acts = tuple(t.actions()[self.n0:])
         cands = [Candidate(acts, self.words(acts))] if acts else []
         text = (f"The search bot does not weigh this decision: the bots of this game take it by rule. "
-                f"Seat {self.seat} would {self.words(acts)}.")
+                f"{self.who.capitalize()} would {self.words(acts)}.")
         result = self.result("rule", cands, text)
         result.steps = tuple(steps) if acts else ()
         return result
@@ -347,15 +365,15 @@ class _Job:
         chosen = cands[found.best]
         cands.sort(key=lambda c: (c is not chosen, -c.samples, -(c.value or 0.0)))
         done = found.iterations
-        seat = self.seat
+        it = "you" if self.you else "it"
         moves = "its only candidate" if len(plans) == 1 else f"each of {len(plans)} candidates"
         if flat:
-            text = (f"Estimate: {found.stats[0][0]} worlds were dealt from seat {seat}'s view (the cards it cannot see "
+            text = (f"Estimate: {found.stats[0][0]} worlds were dealt from {self.whose} view (the cards {it} cannot see "
                     f"at random) and {moves} was played out in every world by the game's playout policy for every "
                     f"seat, so it uses nothing hidden. Best: {chosen.words}: {self.outcome(chosen)}")
         else:
-            text = (f"Search: the PIMC search ran {done} playouts from seat {seat}'s view: {moves} played out by the "
-                    f"game's playout policy for every seat, in worlds with the cards seat {seat} cannot see dealt at "
+            text = (f"Search: the PIMC search ran {done} playouts from {self.whose} view: {moves} played out by the "
+                    f"game's playout policy for every seat, in worlds with the cards {self.who} cannot see dealt at "
                     f"random, so it uses nothing hidden. Its choice: {chosen.words}. In its {chosen.samples} playouts "
                     f"{self.outcome(chosen)}")
         runner = cands[1] if len(cands) > 1 else None
@@ -382,16 +400,16 @@ class _Job:
             p = w / n  # The seat's value in [0, 1]; as a return, lo + span * p.
             stderr = math.sqrt(max(p * (1 - p), 0.0) / (n - 1)) * self.span if n > 1 else self.span
             cands.append(self._rated(acts, n, self.lo + self.span * p, stderr, visits=n, step=first,
-                                     step_text=self.game.step_name(first)))
+                                     step_text=self.step_words(first)))
         cands.sort(key=lambda c: (c.actions != greedy, -(c.visits or 0), -(c.value or 0.0)))
         if not cands or cands[0].actions != greedy:
             top = max(root, key=lambda k: root[k].n) if root else None
             cands.insert(0, Candidate(greedy, self.words(greedy), step=top,
-                                      step_text=self.game.step_name(top) if top is not None else ""))
+                                      step_text=self.step_words(top) if top is not None else ""))
         best = cands[0]
-        seat = self.seat
-        text = (f"Search: the ISMCTS search ran {done} playouts from seat {seat}'s view, each in a world with the "
-                f"cards it cannot see dealt at random, so it uses nothing hidden. Its choice: {best.words}")
+        it = "you" if self.you else "it"
+        text = (f"Search: the ISMCTS search ran {done} playouts from {self.whose} view, each in a world with the "
+                f"cards {it} cannot see dealt at random, so it uses nothing hidden. Its choice: {best.words}")
         if best.value is not None:
             text += f". In the {best.visits} playouts through that move {self.outcome(best)}"
         if best.step is not None and (best.visits or 0) < max(c.visits or 0 for c in cands):

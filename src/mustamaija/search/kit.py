@@ -76,8 +76,10 @@ class ExactSolver(Protocol):
     formats: Sequence[str]
     """The JSON formats the ``solve`` command reads for this game (a position, a record...)."""
 
-    def hint(self, game: Game, view: Any, force: bool) -> Any:
+    def hint(self, game: Game, view: Any, force: bool, you: bool = False) -> Any:
         """Return a :class:`~mustamaija.search.hints.HintResult` with proven verdicts, or ``None``.
+
+        With ``you`` its words are for the seat's player ("you", moves as they say them).
 
         ``None`` means the position is not one the solver settles (hidden cards,
         or too big for a hint's time); with ``force`` the solver is used whatever

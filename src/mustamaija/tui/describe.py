@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from mustamaija.core.cards import card_symbol, cards_of
+from mustamaija.core.cards import cards_text, sort_hand
 
 __all__ = ["SUIT_WORDS", "cards_text", "sort_hand", "suit_word"]
 
@@ -21,25 +21,3 @@ SUIT_WORDS: Final = ("spades", "hearts", "diamonds", "clubs")
 def suit_word(suit: int) -> str:
     """Return a suit's word."""
     return SUIT_WORDS[suit]
-
-
-def cards_text(mask: int) -> str:
-    """Render a card mask with suit signs, in index order (``-`` for none)."""
-    return " ".join(card_symbol(c) for c in cards_of(mask)) or "-"
-
-
-def sort_hand(mask: int, trump: int = -1) -> list[int]:
-    """Return a hand sorted for people: by suit (♠ ♥ ♣ ♦, black and red alternating), trumps last, low to high.
-
-    >>> from mustamaija.core.cards import mask_of
-    >>> [card_symbol(c) for c in sort_hand(mask_of([0, 13, 26, 39, 10]), trump=0)]
-    ['2♥', '2♣', '2♦', '2♠', 'Q♠']
-    >>> [card_symbol(c) for c in sort_hand(mask_of([0, 13, 26, 39]))]
-    ['2♠', '2♥', '2♣', '2♦']
-    """
-    order = [0, 1, 3, 2]  # ♠ ♥ ♣ ♦
-    if trump >= 0:
-        order.remove(trump)
-        order.append(trump)
-    rank = {s: i for i, s in enumerate(order)}
-    return sorted(cards_of(mask), key=lambda c: (rank[c // 13], c % 13))

@@ -236,7 +236,7 @@ class Controller:
 
     def action_words(self, action: Any) -> str:
         """Return an action in a few words, such as ``"lead 4♥ 9♥"`` (for hints)."""
-        return self.game.describe_action(action)
+        return self.game.action_words(action)
 
     def taken_back(self, action: Any) -> str:
         """Return the person's action in the words of an undo (``"your lead of 4♥"``)."""
@@ -274,7 +274,7 @@ class Controller:
         from mustamaija.search.hints import hint
 
         budget: dict[str, Any] = {"seconds": seconds} if seconds > 0 else {"iters": FIXED_PLAYOUTS}
-        return self.hint_of(hint(self.game, state.view(seat), seed=0, **budget))
+        return self.hint_of(hint(self.game, state.view(seat), seed=0, you=True, **budget))
 
     def hint_of(self, result: Any) -> Hint:
         """Word a :class:`~mustamaija.search.hints.HintResult` for the hint dialog: its text and its candidates."""

@@ -241,6 +241,11 @@ class LiveTable:
             return {"deal": self.deal_row()}
         return {"actions": [{"deal_no": self.deal_no, "ply": state.nlog - 1, "action": state.last_action().to_json()}]}
 
+    @property
+    def in_match(self) -> int:
+        """Return the current deal's number within its match (1 for the match's first), as people count deals."""
+        return self.deal_no - self.match_first_deal + 1
+
     def table_row(self) -> dict[str, Any]:
         """Return the table's database row (the columns that change)."""
         return {"status": self.status, "private": bool(self.config.get("private")), "config": self.config,
@@ -271,7 +276,7 @@ class LiveTable:
         self.deal_no += 1
         self.version += 1
         self.status = "playing"
-        return [self.event("deal_start", deal=self.deal_no, match=self.match_no,
+        return [self.event("deal_start", deal=self.deal_no, match=self.match_no, in_match=self.in_match,
                            dealer=self.state.dealer, version=self.version,
                            **self.renderer.deal_facts(self.public_view()))]
 
@@ -325,7 +330,7 @@ class LiveTable:
         if state.is_over:
             facts = renderer.finish_deal(match, state)
             self.result_deals.append(self.deal_no)
-            events.append(self.event("deal_over", deal=self.deal_no, **facts))
+            events.append(self.event("deal_over", deal=self.deal_no, in_match=self.in_match, **facts))
             if match.over:
                 self.status = "over"
                 events.append(self.event("match_over", match=self.match_no, **renderer.match_over(match)))

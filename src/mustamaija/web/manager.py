@@ -106,7 +106,8 @@ def _hint_json(game_name: str, view: Any, seconds: float) -> dict[str, Any]:
     from mustamaija.core.registry import get_game
     from mustamaija.search.hints import hint
 
-    result: dict[str, Any] = hint(get_game(game_name), view, seconds=seconds, seed=0).to_json()
+    # Worded for the seat's player: "you", and moves as a player says them.
+    result: dict[str, Any] = hint(get_game(game_name), view, seconds=seconds, seed=0, you=True).to_json()
     return result
 
 

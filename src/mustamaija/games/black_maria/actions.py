@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from mustamaija.core.actions import CardsAction, read_action_head, read_card_list
-from mustamaija.core.cards import card_name
+from mustamaija.core.cards import card_name, card_symbol
 from mustamaija.core.records import card_at
 
 __all__ = ["NUM_STEPS", "Action", "Pass", "Play", "action_from_json", "step_name"]
@@ -50,6 +50,10 @@ class Play:
 
     def __str__(self) -> str:
         return f"seat {self.seat} plays {card_name(self.card)}"
+
+    def words(self) -> str:
+        """Return the play as its player would say it (``"play Q♠"``)."""
+        return f"play {card_symbol(self.card)}"
 
 
 Action = Pass | Play

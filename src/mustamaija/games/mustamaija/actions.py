@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from mustamaija.core.actions import CardsAction, read_action_head, read_card_list
-from mustamaija.core.cards import SUITS, card_name, mask_of, parse_card, parse_suit
+from mustamaija.core.cards import SUIT_SYMBOLS, SUITS, card_name, card_symbol, mask_of, parse_card, parse_suit
 from mustamaija.core.errors import CardError, FormatError
 from mustamaija.core.records import card_at
 
@@ -94,6 +94,12 @@ class Beat:
             return f"seat {self.seat} beats nothing"
         return f"seat {self.seat} beats " + ", ".join(f"{card_name(a)} with {card_name(b)}" for a, b in self.pairs)
 
+    def words(self) -> str:
+        """Return the defence as its player would say it (``"beat 9♥ with J♥"``, ``"pick up everything"``)."""
+        if not self.pairs:
+            return "pick up everything"
+        return "beat " + ", ".join(f"{card_symbol(a)} with {card_symbol(b)}" for a, b in self.pairs)
+
 
 @dataclass(frozen=True, slots=True)
 class Declare:
@@ -108,6 +114,10 @@ class Declare:
 
     def __str__(self) -> str:
         return f"seat {self.seat} declares the marriage in {SUITS[self.suit]}"
+
+    def words(self) -> str:
+        """Return the declaration as its player would say it (``"declare the marriage in ♥"``)."""
+        return f"declare the marriage in {SUIT_SYMBOLS[self.suit]}"
 
 
 Action = Lead | Beat | Declare

@@ -75,8 +75,10 @@ _MAX_DEFENCES: Final = 100_000
 SUIT_WORDS: Final = ("spades", "hearts", "diamonds", "clubs")
 
 
-def _candidate(actions: tuple[Action, ...], safe: bool, also: tuple[tuple[Action, ...], ...] = ()) -> Candidate:
-    return Candidate(actions, "; then ".join(str(a) for a in actions), safe=safe, also=also)
+def _candidate(actions: tuple[Action, ...], safe: bool, also: tuple[tuple[Action, ...], ...] = (),
+               you: bool = False) -> Candidate:
+    words = "; then ".join(a.words() if you else str(a) for a in actions)
+    return Candidate(actions, words, safe=safe, also=also)
 
 
 class EndgameAnalysis:
@@ -84,8 +86,11 @@ class EndgameAnalysis:
 
     formats = ("mustamaija-position/1", "mustamaija-record/1")
 
-    def hint(self, game: Any, view: View, force: bool) -> HintResult | None:
-        """Return proven verdicts when the view determines every hand (and, unless ``force``, the position is small)."""
+    def hint(self, game: Any, view: View, force: bool, you: bool = False) -> HintResult | None:
+        """Return proven verdicts when the view determines every hand (and, unless ``force``, the position is small).
+
+        With ``you`` the words are for the seat's player (see :func:`mustamaija.search.hints.hint`).
+        """
         hands = _known_hands(view)
         if hands is None:
             if force:
@@ -93,7 +98,7 @@ class EndgameAnalysis:
             return None
         if not force and not _small_enough(hands):
             return None
-        return _exact(view, hands)
+        return _exact(view, hands, you)
 
     def reads(self, obj: object) -> bool:
         """Return whether ``obj`` is a position or a record of this game (a position may leave out its format)."""
@@ -155,25 +160,26 @@ def _state_of(view: View) -> State:
 # -- exact hints ---------------------------------------------------------------------------------
 
 
-def _exact(view: View, hands: tuple[int, ...]) -> HintResult:
+def _exact(view: View, hands: tuple[int, ...], you: bool) -> HintResult:
     st = _state_of(view)
     seat = st.to_act
     solver = Solver(st.rules, st.trump, st.n)
     if st.phase == LEAD:
-        return _exact_lead(st, solver, seat)
-    return _exact_defence(st, solver, seat)
+        return _exact_lead(st, solver, seat, you)
+    return _exact_defence(st, solver, seat, you)
 
 
-def _exact_lead(st: State, solver: Solver, seat: int) -> HintResult:
+def _exact_lead(st: State, solver: Solver, seat: int, you: bool) -> HintResult:
+    who = "you" if you else f"seat {seat}"
     hands = tuple(st.hands)
     safe = set(solver.safe_leads(hands, seat))
     order = {m: i for i, m in enumerate(solver.leads(hands[seat], hands[st.defender], _others(hands, seat)))}
-    cands = [_candidate((Lead(seat, m),), m in safe) for m in L.iter_leads(hands[seat], st.limit)]
+    cands = [_candidate((Lead(seat, m),), m in safe, you=you) for m in L.iter_leads(hands[seat], st.limit)]
     cands.sort(key=lambda c: (not c.safe, order.get(_lead_mask(c), len(order)), _lead_mask(c).bit_count()))
     decls = []
     for s in solver._declarable(hands[seat]):
         after = solver.sub(s).safe_leads(hands, seat, all_leads=False)
-        decls.append(_candidate((Declare(seat, s),), bool(after)))
+        decls.append(_candidate((Declare(seat, s),), bool(after), you=you))
     if decls and not safe:
         cands = sorted(decls, key=lambda c: not c.safe) + cands
     else:
@@ -181,12 +187,12 @@ def _exact_lead(st: State, solver: Solver, seat: int) -> HintResult:
     n_safe = sum(1 for c in cands if c.safe)
     best = cands[0]
     if best.safe:
-        text = (f"Exact: the talon is empty and seat {seat} knows every hand, so the solver decides. "
-                f"{n_safe} of {len(cands)} candidate{'s' if len(cands) != 1 else ''} make sure seat {seat} is not the "
-                f"Mustamaija, whatever the others do; {best.words} is one of them.")
+        text = (f"Exact: the talon is empty and {who} {_know(you)} every hand, so the solver decides. "
+                f"{n_safe} of {len(cands)} candidate{'s' if len(cands) != 1 else ''} make sure {who} {_be(you)} not "
+                f"the Mustamaija, whatever the others do; {best.words} is one of them.")
     else:
-        text = (f"Exact: the talon is empty and seat {seat} knows every hand, so the solver decides. "
-                f"No lead makes sure seat {seat} is not the Mustamaija: against best play the others can force "
+        text = (f"Exact: the talon is empty and {who} {_know(you)} every hand, so the solver decides. "
+                f"No lead makes sure {who} {_be(you)} not the Mustamaija: against best play the others can force "
                 "it, so the hint can only hope they go wrong.")
     return HintResult(GAME_NAME, seat, "lead", "solver", True, cands, text)
 
@@ -212,7 +218,16 @@ def _outcome_safe(solver: Solver, t: State, seat: int) -> bool:
     return solver.safe(tuple(t.hands), t.attacker, seat)
 
 
-def _exact_defence(st: State, solver: Solver, seat: int) -> HintResult:
+def _know(you: bool) -> str:
+    return "know" if you else "knows"
+
+
+def _be(you: bool) -> str:
+    return "are" if you else "is"
+
+
+def _exact_defence(st: State, solver: Solver, seat: int, you: bool) -> HintResult:
+    who = "you" if you else f"seat {seat}"
     classes: dict[object, list[tuple[Action, ...]]] = {}
     verdict: dict[object, bool] = {}
     options: list[tuple[Solver, tuple[Action, ...]]] = [(solver, ())]
@@ -244,16 +259,16 @@ def _exact_defence(st: State, solver: Solver, seat: int) -> HintResult:
     cands = []
     for key, group in classes.items():
         group.sort(key=lambda acts: len(acts[-1].pairs) if isinstance(acts[-1], Beat) else 0, reverse=True)
-        cands.append(_candidate(group[0], verdict[key], tuple(group[1:])))
+        cands.append(_candidate(group[0], verdict[key], tuple(group[1:]), you=you))
     cands.sort(key=lambda c: (not c.safe, len(c.actions), -_beaten(c)))
     n_safe = sum(1 for c in cands if c.safe)
     best = cands[0]
-    head = f"Exact: the talon is empty and seat {seat} knows every hand, so the solver decides. "
+    head = f"Exact: the talon is empty and {who} {_know(you)} every hand, so the solver decides. "
     if best.safe:
         text = (head + f"{n_safe} of {len(cands)} classes of defence (defences leaving the same position up to "
-                f"renaming cards) keep seat {seat} safe whatever the others do; {best.words} is one of them.")
+                f"renaming cards) keep {who} safe whatever the others do; {best.words} is one of them.")
     else:
-        text = head + f"No defence keeps seat {seat} safe against best play: the others can force seat {seat} to lose."
+        text = head + f"No defence keeps {who} safe against best play: the others can force {who} to lose."
     return HintResult(GAME_NAME, seat, "defend", "solver", True, cands, text)
 
 

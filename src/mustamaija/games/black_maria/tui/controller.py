@@ -133,7 +133,7 @@ class BlackMariaController(Controller):
 
     def action_words(self, action: Action) -> str:
         """Return an action in a few words: ``"pass 2♠ Q♥ K♦"``, ``"play Q♠"``."""
-        return f"pass {cards_words(action.cards)}" if isinstance(action, Pass) else f"play {card_symbol(action.card)}"
+        return action.words()
 
     def taken_back(self, action: Action) -> str:
         """Return the person's action in the words of an undo."""

@@ -15,25 +15,16 @@ suggested move, from what the view shows.
 
 from __future__ import annotations
 
-from mustamaija.core.cards import QS, SUIT_MASKS, SUIT_SYMBOLS, cards_of
+from mustamaija.core.cards import QS, SUIT_MASKS, cards_of
 from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
 from mustamaija.games.mustamaija.view import View
-from mustamaija.tui.describe import cards_text
 
 __all__ = ["action_words", "rule_of_thumb"]
 
 
 def action_words(action: Action | None) -> str:
-    """Describe an action in a few words, such as ``"lead 4♥ 9♥"``."""
-    if action is None:
-        return "nothing"
-    if isinstance(action, Lead):
-        return f"lead {cards_text(action.cards)}"
-    if isinstance(action, Declare):
-        return f"declare the marriage in {SUIT_SYMBOLS[action.suit]}"
-    if not action.pairs:
-        return "pick up everything"
-    return "beat " + ", ".join(f"{cards_text(1 << a)} with {cards_text(1 << b)}" for a, b in action.pairs)
+    """Describe an action in a few words, such as ``"lead 4♥ 9♥"`` (``"nothing"`` for none)."""
+    return "nothing" if action is None else action.words()
 
 
 def rule_of_thumb(view: View, action: Action) -> str:

@@ -14,6 +14,11 @@ export function seatName(meta, seat, mySeat = null) {
   return twins > 1 ? `${base} (seat ${seat})` : base;
 }
 
+/** Return a count with its noun: "1 hand", "4 hands". */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 /** Return names as words: "Ann", "Ann and Ben", "Ann, Ben and You". */
 export function listWords(names) {
   return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
@@ -36,7 +41,7 @@ export function describeCommon(ev, meta, mySeat) {
     case "join":
       return line(`${ev.name || who} sits down in seat ${ev.seat}`);
     case "deal_start":
-      return line(`Deal ${ev.deal}: ${seatName(meta, ev.dealer, mySeat)} ${ev.dealer === mySeat ? "deal" : "deals"}`);
+      return line(`Deal ${ev.in_match ?? ev.deal}: ${seatName(meta, ev.dealer, mySeat)} ${ev.dealer === mySeat ? "deal" : "deals"}`);
     case "rematch":
       return line(`Rematch: match ${ev.match} begins`);
     default:

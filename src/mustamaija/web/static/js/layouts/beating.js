@@ -4,7 +4,7 @@
 
 import { SUIT_SIGNS, SUIT_WORDS, backEl, cardEl, chip, fullDeck, sortHand, spoken, symbol, symbols } from "../cards.js";
 import { Choice } from "../choice.js";
-import { line, listWords, seatName, verb } from "../describe.js";
+import { line, listWords, plural, seatName, verb } from "../describe.js";
 import { el } from "../dom.js";
 
 const BOT_ICON = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><rect x="4" y="7" width="16" height="12" rx="3"/>'
@@ -26,6 +26,10 @@ const DOUBLE_CLICK_MS = 450;
 
 const HELP = "Defending: choose a led card on the table, then the card that beats it (or the other way round). "
   + "A card that beats only one led card pairs at once. Led cards you leave unpaired are picked up.";
+
+function losses(n) {
+  return n === 1 ? "1 loss" : `${n} losses`;
+}
 
 function ordinal(n) {
   return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
@@ -91,15 +95,15 @@ export function describeEvent(ev, meta, mySeat) {
       if (!ev.turned) return null;
       const dealer = seatName(meta, ev.dealer, mySeat);
       const turned = turnedWords(ev);
-      return line(`Deal ${ev.deal}: ${dealer} ${verb(dealer, "deal", "deals")}${turned.text}`,
-        `Deal ${ev.deal}: ${dealer} ${verb(dealer, "deal", "deals")}${turned.spoken}`);
+      return line(`Deal ${ev.in_match ?? ev.deal}: ${dealer} ${verb(dealer, "deal", "deals")}${turned.text}`,
+        `Deal ${ev.in_match ?? ev.deal}: ${dealer} ${verb(dealer, "deal", "deals")}${turned.spoken}`);
     }
     case "action":
       return describeAction(ev.action, seatName(meta, ev.seat, mySeat), ev);
     case "deal_over": {
-      if (ev.stopped) return line(`Deal ${ev.deal} stopped unfinished after ${ev.turns} turns`);
+      if (ev.stopped) return line(`Deal ${ev.in_match ?? ev.deal} stopped unfinished after ${ev.turns} turns`);
       const loser = seatName(meta, ev.loser, mySeat);
-      return line(`${loser} ${verb(loser, "are", "is")} left holding Maija: deal ${ev.deal} lost`);
+      return line(`${loser} ${verb(loser, "are", "is")} left holding Maija: deal ${ev.in_match ?? ev.deal} lost`);
     }
     case "match_over": {
       const order = (ev.standings || []).map(([seat, losses]) => `${seatName(meta, seat, mySeat)} ${losses}`).join(", ");
@@ -454,7 +458,8 @@ export function createLayout(ctx) {
       tr.append(who, el("td", "num", String(m.losses[seat.seat])));
       table.append(tr);
     }
-    const length = m.max_losses ? `first to ${m.max_losses} losses ends it` : `${m.played} of ${m.deals} deals played`;
+    const length = m.max_losses ? `first to ${losses(m.max_losses)} ends it`
+      : `${m.played} of ${plural(m.deals, "deal")} played`;
     box.append(table, el("p", "muted", `Match ${m.number}: ${length}${m.over ? " · over" : ""}`));
   }
 
@@ -567,7 +572,7 @@ export function createLayout(ctx) {
     lengthText() {
       const m = app.meta.match;
       const current = Math.max(1, m.played + (app.state && app.state.phase !== "over" ? 1 : 0));
-      return m.max_losses ? `deal ${current}, to ${m.max_losses} losses` : `deal ${Math.min(current, m.deals)} of ${m.deals}`;
+      return m.max_losses ? `deal ${current}, to ${losses(m.max_losses)}` : `deal ${Math.min(current, m.deals)} of ${m.deals}`;
     },
     statusText,
     result,

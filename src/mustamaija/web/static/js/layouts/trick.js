@@ -3,7 +3,7 @@
 // It draws only the state the server built for this seat (docs/web.md).
 
 import { SUIT_WORDS, cardEl, chip, sortHand, spoken, symbol, symbols } from "../cards.js";
-import { line, listWords, seatName, verb } from "../describe.js";
+import { line, listWords, plural, seatName, verb } from "../describe.js";
 import { el } from "../dom.js";
 
 /** The layout's own stylesheet, which the table page and the replay viewer load with the module. */
@@ -19,10 +19,6 @@ const KEYS = [
 
 const HELP = "Pass the chosen cards to your left, then follow suit when you can; the trick goes to the highest card "
   + "of the suit led.";
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 // --- words ---------------------------------------------------------------------------------------------
 
@@ -50,7 +46,7 @@ export function describeEvent(ev, meta, mySeat) {
       return { text, spoken: words };
     }
     case "deal_over":
-      return line(`Hand ${ev.deal} over: ${ev.points.map((p, s) => `${name(s)} ${p}`).join(", ")}. `
+      return line(`Hand ${ev.in_match ?? ev.deal} over: ${ev.points.map((p, s) => `${name(s)} ${p}`).join(", ")}. `
         + `Totals: ${ev.totals.map((t, s) => `${name(s)} ${t}`).join(", ")}`);
     case "match_over": {
       const winners = ev.winners.map(name);
@@ -273,7 +269,8 @@ export function createLayout(ctx) {
       row.append(el("td", "", String(m.totals[seat])));
       table.append(row);
     }
-    const end = m.hands ? `${m.played} of ${m.hands} hands played` : `game to ${m.target_score} points; ${m.played} hands played`;
+    const end = m.hands ? `${m.played} of ${plural(m.hands, "hand")} played`
+      : `game to ${m.target_score} points; ${plural(m.played, "hand")} played`;
     box.append(table, el("p", "muted", `${end}. The lowest total wins.`));
   }
 
