@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import zlib
 from collections.abc import Iterator
 from typing import Any
@@ -216,5 +217,10 @@ def test_records_round_trip(name: str) -> None:
             assert replayed.actions() == s.actions() and replayed.hands == s.hands
             assert game.state_to_json(replayed) == game.state_to_json(s)
             assert game.narrate(again)
+            # Issue 16, bug 7: an account names the seats as the record's players were named.
+            names = [f"Player {chr(65 + i)}" for i in range(s.players)]
+            told = "\n".join(game.narrate(game.record_of(s, names=names)))
+            assert not re.search(r"\bseat \d+(?!\))", told.replace("dealer seat", "")), told
+            assert all(f"{n} (seat {i})" in told for i, n in enumerate(names))
             for action in s.actions():
                 assert game.action_from_json(action.to_json(), s.players) == action

@@ -257,6 +257,21 @@ class DealRecord(JsonDocument):
         extra = {k: v for k, v in obj.items() if k not in _KNOWN}
         return cls(players, deck, dealer, rules, tuple(actions), extra)
 
+    def seat_names(self) -> list[str]:
+        """Return how an account of the deal names each seat: its player's name from ``names``, else ``seat N``.
+
+        >>> from mustamaija.games.mustamaija.record import Record
+        >>> Record.from_seed(players=3, seed=1).seat_names()
+        ['seat 0', 'seat 1', 'seat 2']
+        >>> Record.from_json({**Record.from_seed(players=2, seed=1).to_json(), "names": ["Ann", " "]}).seat_names()
+        ['Ann', 'seat 1']
+        """
+        names = self.extra.get("names")
+        if not isinstance(names, list) or len(names) != self.players:
+            names = [None] * self.players
+        return [" ".join(n.split())[:40] if isinstance(n, str) and n.strip() else f"seat {s}"
+                for s, n in enumerate(names)]
+
     def to_json(self) -> dict[str, Any]:
         """Return the JSON object (docs/formats.md key order, then the extra keys)."""
         return {

@@ -29,10 +29,12 @@ def narrate(record: Record) -> str:
     """Return the account of the record, one event a line; an illegal action raises :class:`RecordError`."""
     s = record.start()
     n = s.n
-    lines = [f"Black Maria, {n} players, dealer seat {record.dealer}, {record.rules.describe()}"]
+    who = record.seat_names()
+    lines = [f"Black Maria, {n} players, dealer {who[record.dealer]}, {record.rules.describe()}"]
     lines.append(f"Removed from the pack (B1): {_cards(removed_cards(n))}")
     for seat in range(n):
-        lines.append(f"  seat {seat}: {_cards(s.hands[seat])}")
+        label = who[seat] if who[seat] == f"seat {seat}" else f"{who[seat]} (seat {seat})"
+        lines.append(f"  {label}: {_cards(s.hands[seat])}")
     trick_no = 0
     for i, action in enumerate(record.actions):
         was_leading = not s.trick
@@ -40,10 +42,10 @@ def narrate(record: Record) -> str:
         reneges = s.reneges
         play_indexed(s, i, action)
         if isinstance(action, Pass):
-            lines.append(f"Seat {action.seat} passes {_cards(action.cards)} to seat {(action.seat + 1) % n} (B3)")
+            lines.append(f"{_cap(who[action.seat])} passes {_cards(action.cards)} to {who[(action.seat + 1) % n]} (B3)")
             if s.npassed == n:
                 lines.append("The passed cards change hands; "
-                             f"seat {s.actor} leads to the first trick (B4)")
+                             f"{who[s.actor]} leads to the first trick (B4)")
             continue
         if was_leading:
             trick_no += 1
@@ -53,15 +55,19 @@ def narrate(record: Record) -> str:
             note = " (hearts are broken, B5)"
         if s.reneges != reneges:
             note += " (a renege, charged at the end of the hand, B7)"
-        lines.append(f"  seat {action.seat} plays {card_symbol(action.card)}{note}")
+        lines.append(f"  {who[action.seat]} plays {card_symbol(action.card)}{note}")
         if not s.trick:  # The play completed the trick.
             w = s.leader
             pts = penalty_of(s.won[w])
-            lines.append(f"  seat {w} wins the trick; seat {w} has {pts} points from tricks")
+            lines.append(f"  {who[w]} wins the trick; {who[w]} has {pts} points from tricks")
     if s.is_over:
         if any(s.reneges):
-            lines.append("Reneges: " + ", ".join(f"seat {p} {r}" for p, r in enumerate(s.reneges) if r))
-        lines.append("Points this hand: " + ", ".join(f"seat {p} {pts}" for p, pts in enumerate(s.points())))
+            lines.append("Reneges: " + ", ".join(f"{who[p]} {r}" for p, r in enumerate(s.reneges) if r))
+        lines.append("Points this hand: " + ", ".join(f"{who[p]} {pts}" for p, pts in enumerate(s.points())))
     else:
-        lines.append(f"(the record stops here: seat {s.actor} is to {s.phase_name})")
+        lines.append(f"(the record stops here: {who[s.actor]} is to {s.phase_name})")
     return "\n".join(lines)
+
+
+def _cap(name: str) -> str:
+    return name[:1].upper() + name[1:]

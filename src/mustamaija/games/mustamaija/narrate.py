@@ -24,27 +24,36 @@ def rules_name(rules: Rules) -> str:
 
 
 def narrate(record: Record) -> Iterator[str]:
-    """Yield the lines of a turn-by-turn account of the record; raises on an illegal action."""
+    """Yield the lines of a turn-by-turn account of the record; raises on an illegal action.
+
+    Seats go by their players' names when the record has them (``names``).
+    """
     s = record.start()
-    yield (f"Mustamaija, {record.players} players, dealer seat {record.dealer}, "
+    who = record.seat_names()
+    yield (f"Mustamaija, {record.players} players, dealer {who[record.dealer]}, "
            f"rules {rules_name(record.rules)} ({record.rules.describe()})")
     for seat in range(s.n):
-        yield f"  seat {seat}: {_cards(s.hands[seat])}"
+        label = who[seat] if who[seat] == f"seat {seat}" else f"{who[seat]} (seat {seat})"
+        yield f"  {label}: {_cards(s.hands[seat])}"
     yield f"  talon: {s.talon_size} cards"
     if s.trump >= 0:
         yield _trump_line(s)
     for i, action in enumerate(record.actions):
         before = s.copy()
         play_indexed(s, i, action)
-        yield from _describe(before, s, action)
+        yield from _describe(before, s, action, who)
     yield ""
     if s.finished:
-        yield f"Seat {s.loser} is Mustamaija, left holding {_cards(s.hands[s.loser])}, after {s.turns} turns."
+        yield f"{_cap(who[s.loser])} is Mustamaija, left holding {_cards(s.hands[s.loser])}, after {s.turns} turns."
     elif s.stopped:
         yield f"The deal was stopped unfinished after {s.turns} turns (M21)."
     else:
-        who = "lead" if s.phase == LEAD else "defend"
-        yield f"The record ends here: seat {s.to_act} is to {who}."
+        what = "lead" if s.phase == LEAD else "defend"
+        yield f"The record ends here: {who[s.to_act]} is to {what}."
+
+
+def _cap(name: str) -> str:
+    return name[:1].upper() + name[1:]
 
 
 def _trump_line(s: State) -> str:
@@ -56,13 +65,14 @@ def _trump_line(s: State) -> str:
     return f"  {SUIT_WORDS[s.trump]} are trumps"
 
 
-def _describe(before: State, after: State, action: Lead | Beat | Declare) -> Iterator[str]:
+def _describe(before: State, after: State, action: Lead | Beat | Declare, who: list[str]) -> Iterator[str]:
     seat = action.seat
+    name = who[seat]
     if isinstance(action, Declare):
-        yield f"  seat {seat} declares the marriage K Q of {SUIT_WORDS[action.suit]}: {SUIT_WORDS[action.suit]} are trumps"
+        yield f"  {name} declares the marriage K Q of {SUIT_WORDS[action.suit]}: {SUIT_WORDS[action.suit]} are trumps"
         return
     if isinstance(action, Lead):
-        yield f"{after.turns + 1:3d}. seat {seat} leads {_cards(action.cards)} to seat {before.defender}"
+        yield f"{after.turns + 1:3d}. {name} leads {_cards(action.cards)} to {who[before.defender]}"
         if before.trump_card < 0 <= after.trump_card:
             yield _trump_line(after)
     else:
@@ -73,11 +83,11 @@ def _describe(before: State, after: State, action: Lead | Beat | Declare) -> Ite
             parts.append(f"beats {beaten}")
         if taken:
             parts.append(f"picks up {_cards(taken)}")
-        yield f"     seat {seat} " + ", ".join(parts)
+        yield f"     {name} " + ", ".join(parts)
     drawn = after.hands[seat] & ~before.hands[seat]
     if isinstance(action, Beat):
         drawn &= ~before.led
     if drawn:
-        yield f"     seat {seat} draws {_cards(drawn)} ({after.talon_size} left in the talon)"
+        yield f"     {name} draws {_cards(drawn)} ({after.talon_size} left in the talon)"
     for out in after.out[len(before.out):]:
-        yield f"     seat {out} is out"
+        yield f"     {who[out]} is out"
