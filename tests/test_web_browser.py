@@ -439,7 +439,8 @@ def test_the_down_arrow_returns_from_the_table_past_a_disabled_first_card(server
             break
         legal = _state(page)["state"]["legal"]
         first_disabled = page.locator("#hand button.card").first.is_disabled()
-        if legal["kind"] == "beat" and first_disabled and page.locator("#battle button.card:not([disabled])").count():
+        if (legal["kind"] == "beat" and first_disabled and page.locator("#battle button.card:not([disabled])").count()
+                and page.locator("#hand button.card:not([disabled])").count()):
             page.locator("#hand button.card:not([disabled])").first.focus()
             page.keyboard.press("ArrowUp")
             assert page.evaluate("document.activeElement.closest('#battle') !== null")
@@ -454,6 +455,37 @@ def test_the_down_arrow_returns_from_the_table_past_a_disabled_first_card(server
             _defend(page)
         page.wait_for_function("() => !window.mustamaija.pending")
     assert tried, "no defence with a disabled first card came up in five deals"
+    page.close()
+    assert not errors, errors
+
+
+def test_a_friend_sits_down_through_the_pages_own_name_dialog(server: str, browser: Browser) -> None:
+    # Issue 16, bug 9: joining a friend's table asked for a name in a bare prompt().
+    errors: list[str] = []
+    body = json.dumps({"players": 2, "sit": False, "name": "Friday cards",
+                       "seats": [{"kind": "person"}, {"kind": "bot", "bot": "easy"}]}).encode()
+    req = urllib.request.Request(f"{server}/api/tables", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        table_id = json.load(r)["table"]["id"]
+    page = browser.new_page(viewport=DESKTOP)
+    _watch_errors(page, errors)
+    page.on("dialog", lambda d: errors.append(f"a browser dialog opened: {d.message}"))
+    page.goto(f"{server}/t/{table_id}")
+    page.wait_for_selector("body[data-phase]")
+    page.get_by_role("button", name="Sit in seat 0").click()
+    assert page.locator("#name-dialog").evaluate("(d) => d.open")
+    page.get_by_role("button", name="Cancel").click()
+    assert not page.locator("#name-dialog").evaluate("(d) => d.open")
+    assert page.evaluate("window.mustamaija.seat") is None
+    page.get_by_role("button", name="Sit in seat 0").click()
+    page.fill("#join-name", "  Bea  ")
+    page.get_by_role("button", name="Sit down").click()
+    page.wait_for_function("() => window.mustamaija.seat === 0")
+    page.wait_for_function("() => window.mustamaija.meta.seats[0].name === 'Bea'")
+    # The lobby's list of the player's tables names the table, not its id.
+    page.goto(f"{server}/")
+    page.wait_for_selector("#my-tables li")
+    assert "Friday cards · Mustamaija · seat 0" in page.locator("#my-tables").inner_text()
     page.close()
     assert not errors, errors
 

@@ -38,7 +38,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--data-dir", default=None, metavar="DIR",
                    help="directory of the default SQLite file (default: $MUSTAMAIJA_DATA_DIR, else the per-user data directory)")
     p.add_argument("--bot-pace", type=float, default=1.0, metavar="SECONDS", help="pause before each bot action (default 1)")
-    p.add_argument("--deal-pause", type=float, default=3.0, metavar="SECONDS", help="pause between deals (default 3)")
+    p.add_argument("--deal-pause", type=float, default=15.0, metavar="SECONDS",
+                   help="longest pause between deals, to read the result; the next deal starts sooner once every "
+                        "connected person asks for it (default 15)")
     p.add_argument("--takeover-after", type=float, default=60.0, metavar="SECONDS",
                    help="default time after which a bot plays for a person who left (default 60)")
     p.add_argument("--bot-workers", type=int, default=1, metavar="N", help="processes for the search bots (default 1)")

@@ -189,6 +189,10 @@ class GameBase:
         """Return a compound action in words."""
         return str(action)
 
+    def decided_action(self, state: Any) -> Any:
+        """Return an action the seat to act may have played for it because no choice could change the result, or None."""
+        return None
+
     def action_words(self, action: Any) -> str:
         """Return a compound action as its seat's player would say it (the action's ``words()``, if it has one)."""
         words = getattr(action, "words", None)

@@ -385,6 +385,12 @@ class Game(Protocol):
     def describe_action(self, action: Any) -> str:
         """Return a compound action in words (``"seat 1 beats 9H with JH"``)."""
 
+    def decided_action(self, state: Any) -> Any:
+        """Return an action that tables may play for the seat to act, since no choice of its could change the result.
+
+        ``None`` when the choice matters (nearly always). A table plays it so that nobody waits for a formality.
+        """
+
     def action_words(self, action: Any) -> str:
         """Return a compound action as its seat's player would say it, with suit signs (``"beat 9♥ with J♥"``)."""
 

@@ -470,6 +470,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await manager.settled()
         return {"table": table.meta()}
 
+    @app.post("/api/tables/{table_id}/next", tags=["play"])
+    async def post_next(table_id: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Say the seat is ready for the next deal of the match (it starts once every connected person is)."""
+        seat = _seated(table_id, authorization, "the next deal is asked for by a seat")
+        table = manager.next_deal(table_id, seat)
+        await manager.settled()
+        return {"table": table.meta()}
+
     @app.get("/api/tables/{table_id}/deals", tags=["replays"])
     async def list_deals(table_id: str) -> dict[str, Any]:
         """Return the deals played at a table, with each finished deal's scores (the game's figure, lower better)."""

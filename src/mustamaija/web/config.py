@@ -44,7 +44,7 @@ class ServerConfig:
 
     db_url: str = "sqlite://"
     bot_pace: float = 1.0
-    deal_pause: float = 3.0
+    deal_pause: float = 15.0
     takeover_after: float = 60.0
     bot_workers: int = 1
     takeover_bot: str = "medium"

@@ -26,6 +26,7 @@ STATUS: Final[dict[str, int]] = {
     "stale": 409,
     "deal_not_finished": 409,
     "match_not_over": 409,
+    "not_between_deals": 409,
     "too_large": 413,
     "illegal": 422,
     "rate_limited": 429,

@@ -96,6 +96,10 @@ class LiveTable:
     state: Any = None
     match_first_deal: int = 1
     result_deals: list[int] = field(default_factory=list)
+    next_deal_at: float | None = None
+    """When the next deal of the match starts at the latest (epoch seconds), while a finished deal is shown."""
+    ready: set[int] = field(default_factory=set)
+    """The person seats that asked for the next deal: it starts once every connected person has."""
     _public: tuple[tuple[int, int, int], Any] | None = field(default=None, repr=False, compare=False)
 
     # -- derived -----------------------------------------------------------------------------
@@ -198,6 +202,8 @@ class LiveTable:
             "private": bool(c.get("private")),
             "hints": bool(c.get("hints")),
             "takeover_after": self.takeover_after,
+            "next_deal": ({"at": self.next_deal_at, "in": round(max(0.0, self.next_deal_at - t), 1),
+                           "ready": sorted(self.ready)} if self.next_deal_at is not None else None),
             "version": self.version,
             "seq": self.seq,
             "deal": self.deal_no or None,
@@ -233,18 +239,27 @@ class LiveTable:
         return {"deal_no": self.deal_no, "match_no": self.match_no, "record": self.record().to_json(),
                 "finished": self.state.is_over, **self.renderer.deal_columns(self.state)}
 
-    def stored_rows(self) -> dict[str, Any]:
-        """Return the deal's rows to store after an action: the action as its record holds it, or the whole record once over."""
+    def stored_rows(self, since: int) -> dict[str, Any]:
+        """Return the deal's rows to store after the actions played since it held ``since`` actions.
+
+        They are those actions as its record holds them, or the whole record once the deal is over.
+        """
         state = self.state
         assert state is not None
         if state.is_over:
             return {"deal": self.deal_row()}
-        return {"actions": [{"deal_no": self.deal_no, "ply": state.nlog - 1, "action": state.last_action().to_json()}]}
+        new = state.actions()[since:] if state.nlog - since > 1 else [state.last_action()]
+        return {"actions": [{"deal_no": self.deal_no, "ply": since + i, "action": a.to_json()} for i, a in enumerate(new)]}
 
     @property
     def in_match(self) -> int:
         """Return the current deal's number within its match (1 for the match's first), as people count deals."""
         return self.deal_no - self.match_first_deal + 1
+
+    def everyone_ready(self) -> bool:
+        """Return whether someone asked for the next deal and so did every person connected to the table."""
+        here = {s for s, seat in enumerate(self.seats) if seat.kind == "person" and seat.connections > 0}
+        return bool(self.ready) and here <= self.ready
 
     def table_row(self) -> dict[str, Any]:
         """Return the table's database row (the columns that change)."""
@@ -273,6 +288,8 @@ class LiveTable:
         deck = list(cards_of(self.game.deck(self.players)))
         secrets.SystemRandom().shuffle(deck)
         self.state = self.renderer.next_deal(self.match, tuple(deck))
+        self.next_deal_at = None
+        self.ready.clear()
         self.deal_no += 1
         self.version += 1
         self.status = "playing"

@@ -398,8 +398,16 @@ class TableManager:
         return table.version
 
     def _play(self, table: LiveTable, action: Any, by: str) -> None:
+        plies = table.state.nlog
         events = table.apply(action, by)
-        self._write(table.id, table=table.table_row(), **table.stored_rows(), events=events)
+        # A move no choice could change is played at once, in the same change: nobody is ever shown it to make.
+        decided = None if table.state.is_over else table.game.decided_action(table.state)
+        while decided is not None:
+            events += table.apply(decided, "rule")
+            decided = None if table.state.is_over else table.game.decided_action(table.state)
+        if table.state.is_over and not table.match.over and self.config.deal_pause > 0:
+            table.next_deal_at = time.time() + self.config.deal_pause  # The result is shown until then, or all are ready.
+        self._write(table.id, table=table.table_row(), **table.stored_rows(plies), events=events)
         self._broadcast(table, events)
         self._wake_up(table)
         self._forget_if_idle(table)
@@ -424,6 +432,19 @@ class TableManager:
         events += table.start_deal()
         self._write(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
         self._broadcast(table, events)
+        self._wake_up(table)
+        return table
+
+    def next_deal(self, table_id: str, seat: int | None) -> LiveTable:
+        """Say that ``seat`` is ready for the next deal: it starts once every connected person is, or when the pause ends."""
+        table = self.get(table_id)
+        if seat is None:
+            raise ApiError("not_seated", "spectators do not start deals: use a seat token")
+        if table.next_deal_at is None or table.status != "playing":
+            raise ApiError("not_between_deals", f"table {table_id} is not between two deals of a match")
+        if seat not in table.ready:
+            table.ready.add(seat)
+            self._broadcast(table, [])  # The others see who is ready.
         self._wake_up(table)
         return table
 
@@ -562,13 +583,19 @@ class TableManager:
             if table.match.over:
                 return False
             if state is not None and self.config.deal_pause > 0:
-                version = table.version
-                await asyncio.sleep(self.config.deal_pause)
-                if table.version != version:
-                    return True
+                now = time.time()
+                if table.next_deal_at is None:  # A table loaded between deals.
+                    table.next_deal_at = now + self.config.deal_pause
+                if not table.everyone_ready() and now < table.next_deal_at:
+                    asyncio.get_running_loop().call_later(table.next_deal_at - now + 0.01, self._wake_up, table)
+                    return False
             events = table.start_deal()
             self._write(table.id, table=table.table_row(), deal=table.deal_row(), events=events)
             self._broadcast(table, events)
+            return True
+        decided = table.game.decided_action(state)
+        if decided is not None:  # A table loaded in such a position: no choice of the seat's could change the result.
+            self._play(table, decided, "rule")
             return True
         seat = state.to_act
         now = time.time()

@@ -78,6 +78,7 @@ _FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "action": (frozenset({"type", "version", "action"}), frozenset({"id"})),
     "hint": (frozenset({"type"}), frozenset({"id"})),
     "rematch": (frozenset({"type"}), frozenset({"id"})),
+    "next": (frozenset({"type"}), frozenset({"id"})),
     "sync": (frozenset({"type"}), frozenset({"id"})),
     "ping": (frozenset({"type"}), frozenset({"id"})),
 }
@@ -411,6 +412,9 @@ class _Session:
             self.start_hint(ref)
         elif kind == "rematch":
             table = manager.rematch(sub.table_id, sub.seat)
+            sub.send({"type": "ack", "id": ref, "version": table.version})
+        elif kind == "next":
+            table = manager.next_deal(sub.table_id, sub.seat)
             sub.send({"type": "ack", "id": ref, "version": table.version})
         elif kind == "sync":
             table = manager.get(sub.table_id)

@@ -19,7 +19,7 @@ from mustamaija.core.cards import mask_of
 from mustamaija.core.game import GameBase
 from mustamaija.core.protocol import SearchKit
 from mustamaija.core.registry import register_game
-from mustamaija.games.mustamaija.actions import Action, step_name
+from mustamaija.games.mustamaija.actions import Action, Beat, step_name
 from mustamaija.games.mustamaija.record import Record, state_to_json
 from mustamaija.games.mustamaija.rules import PRESETS, Rules
 from mustamaija.games.mustamaija.sampling import sample_state
@@ -113,6 +113,29 @@ class MustamaijaGame(
     def history_text(self, view: View) -> str:
         """Return every compound action taken so far (all are public)."""
         return "; ".join(str(a) for a in view.history)
+
+    def decided_action(self, state: State) -> Action | None:
+        """Return the pick-up of a defender who is the last to hold cards: the deal is lost whatever it does (M18, M19).
+
+        The attacker who led its last cards is out at once, but the defence still happens (M18); with nobody
+        else holding cards, the defender is left holding Maija however it defends (M19), so taking
+        everything costs it nothing.
+
+        >>> from mustamaija.core.cards import mask_of, parse_cards
+        >>> from mustamaija.games.mustamaija.actions import Lead
+        >>> s = State.from_position([["9H"], ["JH", "QS"]], attacker=0, trump_suit=3)
+        >>> game = MustamaijaGame()
+        >>> game.decided_action(s) is None
+        True
+        >>> s.play(Lead(0, mask_of(parse_cards("9H"))))
+        >>> game.decided_action(s)
+        Beat(seat=1, pairs=())
+        """
+        if state.phase != DEFEND or state.in_progress:
+            return None
+        if any(h for seat, h in enumerate(state.hands) if seat != state.defender):
+            return None
+        return Beat(state.defender, ())
 
     def narrate(self, record: Record) -> list[str]:
         """Return the deal told turn by turn (:mod:`~mustamaija.games.mustamaija.narrate`)."""

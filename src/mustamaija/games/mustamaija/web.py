@@ -227,6 +227,8 @@ class MustamaijaTable:
             taken = before.led & ~action.beaten
             if taken:
                 event["taken"] = _names(taken)
+                if after.phase != OVER and after.defender == action.seat:
+                    event["defends_again"] = True  # M16: who picks up does not attack next (told to new players).
         if isinstance(action, Lead) and before.trump_card < 0 <= after.trump_card:
             event.update(self.deal_facts(after))
         return [event]

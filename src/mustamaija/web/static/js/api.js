@@ -45,7 +45,18 @@ export function saveSeat(tableId, seat, token) {
   }
 }
 
-/** Return the remembered {seat, token} of a table, or null. */
+/** Remember what a seated table is called ({name, title}), for the lobby's list of the player's tables. */
+export function describeSeat(tableId, info) {
+  const stored = loadSeat(tableId);
+  if (!stored || (stored.name === info.name && stored.title === info.title)) return;
+  try {
+    localStorage.setItem(seatKey(tableId), JSON.stringify({ ...stored, name: info.name || null, title: info.title || null }));
+  } catch {
+    /* As above. */
+  }
+}
+
+/** Return the remembered {seat, token, name?, title?} of a table, or null. */
 export function loadSeat(tableId) {
   try {
     const value = JSON.parse(localStorage.getItem(seatKey(tableId)) || "null");

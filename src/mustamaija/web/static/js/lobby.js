@@ -1,7 +1,7 @@
 // The lobby: choose a game, set a table (players, rules, bots, match length), list open tables and games in play,
 // join or watch, import a record. Every game's options come from the server's registry (GET /api/games).
 
-import { api, loadSeat, saveName, saveSeat, savedName, seatLink } from "./api.js";
+import { api, describeSeat, loadSeat, saveName, saveSeat, savedName, seatLink } from "./api.js";
 import { cardEl } from "./cards.js";
 import { $, el } from "./dom.js";
 
@@ -224,6 +224,7 @@ async function onCreate(event) {
     const answer = await api("/api/tables", { method: "POST", body: createBody() });
     const id = answer.table.id;
     saveSeat(id, answer.seat, answer.token);
+    describeSeat(id, answer.table);
     const free = answer.table.seats.some((s) => s.kind === "person" && !s.taken);
     if (free) {
       // Friends are invited by the table's plain link; they take a free seat from there.
@@ -325,7 +326,9 @@ function myTables() {
   list.replaceChildren();
   for (const id of ids.slice(0, 12)) {
     const li = el("li", "table-item");
-    const a = el("a", "", `Table ${id.slice(0, 6)} · seat ${loadSeat(id).seat}`);
+    const mine = loadSeat(id);
+    const label = [mine.name || `Table ${id.slice(0, 6)}`, mine.title, `seat ${mine.seat}`].filter(Boolean).join(" · ");
+    const a = el("a", "", label);
     a.href = `/t/${id}`;
     const copy = el("button", "small ghost", "Copy seat link");
     copy.type = "button";

@@ -162,26 +162,40 @@ async function loadTableDeal(tableId, deal) {
   const back = $("back-to-table");
   back.hidden = false;
   back.href = `/t/${tableId}`;
+  let title = `Table ${tableId.slice(0, 6)}`;
+  let deals = [];
+  try {
+    const [{ table }, listed] = await Promise.all([api(`/api/tables/${encodeURIComponent(tableId)}`),
+      api(`/api/tables/${encodeURIComponent(tableId)}/deals`)]);
+    if (table.name) title = table.name;
+    deals = listed.deals;
+  } catch {
+    /* The name and the list are a convenience; the deal itself is shown. */
+  }
+  const label = dealLabel(deals, deal);
   try {
     const replay = await api(`/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/replay`);
-    await show(replay, `table ${tableId.slice(0, 6)} · deal ${deal}`, `${replay.game}-${tableId}-deal-${deal}.json`);
+    await show(replay, `${title} · ${label}`, `${replay.game}-${tableId}-deal-${deal}.json`);
   } catch (e) {
     $("frame-text").textContent = `This deal cannot be shown: ${e.message}`;
     $("import-panel").hidden = false;
   }
-  try {
-    const { deals } = await api(`/api/tables/${encodeURIComponent(tableId)}/deals`);
-    const links = $("deal-links");
-    links.replaceChildren();
-    for (const d of deals.filter((x) => x.finished)) {
-      const a = el("a", `button small ${d.deal === deal ? "primary" : ""}`, `Deal ${d.deal}`);
-      a.href = `/replay/${tableId}/${d.deal}`;
-      links.append(a);
-    }
-    $("deals-panel").hidden = !links.childElementCount;
-  } catch {
-    /* The list is a convenience; the deal itself is shown. */
+  const links = $("deal-links");
+  links.replaceChildren();
+  for (const d of deals.filter((x) => x.finished)) {
+    const a = el("a", `button small ${d.deal === deal ? "primary" : ""}`, dealLabel(deals, d.deal));
+    a.href = `/replay/${tableId}/${d.deal}`;
+    links.append(a);
   }
+  $("deals-panel").hidden = !links.childElementCount;
+}
+
+/** Return a deal's name as the table page counts deals: within its match ("match 2, deal 1" after a rematch). */
+function dealLabel(deals, number) {
+  const d = deals.find((x) => x.deal === number);
+  if (!d) return `deal ${number}`;
+  const inMatch = deals.filter((x) => x.match === d.match && x.deal <= number).length;
+  return deals.some((x) => x.match !== d.match) ? `match ${d.match}, deal ${inMatch}` : `deal ${inMatch}`;
 }
 
 function init() {

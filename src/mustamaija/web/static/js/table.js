@@ -2,9 +2,9 @@
 // and rematch, and hands the drawing of the game to the layout the table's metadata names
 // (/static/js/layouts/<layout>.js, docs/web.md "The table page").
 
-import { ApiError, TableSocket, api, forgetSeat, loadSeat, saveName, saveSeat, savedName, seatLink } from "./api.js";
+import { ApiError, TableSocket, api, describeSeat, forgetSeat, loadSeat, saveName, saveSeat, savedName, seatLink } from "./api.js";
 import { backEl } from "./cards.js";
-import { describeCommon, line, seatName } from "./describe.js";
+import { describeCommon, line, listWords, seatName } from "./describe.js";
 import { $, el } from "./dom.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -147,6 +147,9 @@ function setTable(meta, state) {
   const before = app.state;
   app.meta = meta;
   app.state = state;
+  if (app.seat != null && app.token) describeSeat(tableId, { name: meta.name, title: meta.title });
+  // The next deal's start, on this page's clock (the server's "in" at the time the message came).
+  app.nextDealAt = meta.next_deal ? now + meta.next_deal.in * 1000 : null;
   const key = state ? `${state.deal}:${state.actions}:${state.to_act}` : "";
   if (key !== app.stateKey) {
     app.stateKey = key;
@@ -205,15 +208,57 @@ function hintAction() {
   return action;
 }
 
+function nextDeal() {
+  if (!app.socket.send({ type: "next" })) {
+    api(`/api/tables/${tableId}/next`, { method: "POST", token: app.token }).catch((e) => toast(e.message));
+  }
+}
+
+/** Return the words under a finished deal: when the next one starts, and who has asked for it. */
+function nextDealText() {
+  const next = app.meta.next_deal;
+  if (!next || app.nextDealAt == null) return "The next deal starts in a moment…";
+  const left = Math.max(0, Math.ceil((app.nextDealAt - Date.now()) / 1000));
+  const ready = next.ready.filter((seat) => seat !== app.seat).map((seat) => name(seat));
+  const waiting = ready.length ? ` · ${listWords(ready)} ${ready.length === 1 ? "is" : "are"} ready` : "";
+  return `The next deal starts in ${left} s, or when everyone is ready${waiting}.`;
+}
+
 function rematch() {
   if (!app.socket.send({ type: "rematch" })) {
     api(`/api/tables/${tableId}/rematch`, { method: "POST", token: app.token }).catch((e) => toast(e.message));
   }
 }
 
+/** Ask for the player's name in the page's own dialog; resolve to it, or to null if they cancel. */
+function askName() {
+  const dialog = $("name-dialog");
+  const input = $("join-name");
+  input.value = savedName();
+  return new Promise((resolve) => {
+    const done = (value) => {
+      $("name-form").onsubmit = null;
+      $("join-cancel").onclick = null;
+      dialog.onclose = null;
+      if (dialog.open) dialog.close();
+      resolve(value);
+    };
+    $("name-form").onsubmit = (e) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (text) done(text);
+    };
+    $("join-cancel").onclick = () => done(null);
+    dialog.onclose = () => done(null);
+    dialog.showModal();
+    input.select();
+  });
+}
+
 async function join(seat) {
   try {
-    const nameText = savedName() || prompt("Your name?", "") || "Player";
+    const nameText = await askName();
+    if (nameText === null) return;
     saveName(nameText);
     const answer = await api(`/api/tables/${tableId}/join`, { method: "POST", body: { seat, name: nameText } });
     saveSeat(tableId, answer.seat, answer.token);
@@ -456,7 +501,16 @@ function renderResult() {
   replay.id = "replay-link";
   links.append(replay);
   if (m.over && app.seat != null) links.append(button("btn-rematch", "Rematch", rematch, { primary: true }));
-  else if (!m.over) links.append(el("span", "muted", "The next deal starts in a moment…"));
+  else if (!m.over) {
+    const mine = app.seat != null && app.meta.next_deal && app.meta.next_deal.ready.includes(app.seat);
+    if (app.seat != null && app.meta.next_deal) {
+      links.append(button("btn-next-deal", mine ? "Waiting for the others…" : "Next deal", nextDeal,
+        { primary: true, disabled: mine, key: "N" }));
+    }
+    const when = el("span", "muted", nextDealText());
+    when.id = "next-deal-text";
+    links.append(when);
+  }
   box.append(links);
 }
 
@@ -610,6 +664,8 @@ function onKey(e) {
     $("log").focus();
   } else if (key === "?") {
     $("keys-dialog").showModal();
+  } else if ((key === "n" || key === "N") && app.seat != null && app.meta.next_deal) {
+    nextDeal();
   }
 }
 
@@ -636,8 +692,10 @@ function init() {
   });
   app.socket = new TableSocket(tableId, app.token, { message: onMessage, status: setConn, fatal: onFatal });
   app.socket.connect();
-  // "gone, N s" counts up between messages.
+  // "gone, N s" counts up between messages, and the next deal's start counts down.
   setInterval(() => {
+    const when = $("next-deal-text");
+    if (when && app.meta) when.textContent = nextDealText();
     if (app.meta && app.layout && app.meta.seats.some((x) => x.kind === "person" && x.taken && !x.online)) {
       app.layout.renderSeats($("seats"));
       const seat = app.seat ?? 0;

@@ -76,7 +76,10 @@ export function describeAction(action, who, facts = {}) {
       parts.push(verb(who, "pass", "passes"));
       words.push(verb(who, "pass", "passes"));
     }
-    return { text: `${who} ${parts.join(" and ")}`, spoken: `${who} ${words.join(" and ")}` };
+    // M16, told because new players wonder: who picks up loses the turn to attack, so may defend again at once.
+    const again = facts.defends_again
+      ? ` · ${who === "You" ? "you" : who} ${verb(who, "defend", "defends")} again: who picks up does not attack next (M16)` : "";
+    return { text: `${who} ${parts.join(" and ")}${again}`, spoken: `${who} ${words.join(" and ")}${again.replace(" · ", ". ")}` };
   }
   if (action.declare) {
     const s = action.declare;
