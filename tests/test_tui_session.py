@@ -466,3 +466,20 @@ def test_a_game_without_a_terminal_table_says_so() -> None:
 
     with pytest.raises(MustamaijaError, match="No Table cannot be played in the terminal"):
         table_of(NoTable())  # type: ignore[arg-type]
+
+
+def test_nobody_is_asked_for_a_move_no_choice_could_change() -> None:
+    # Issue 16, bug 9: the last player holding cards still had to take them after everyone else was out.
+    from mustamaija.core.registry import get_game
+
+    game = get_game("mustamaija")
+    seen = 0
+    for seed in range(12):
+        s = session("mustamaija", players=2, seed=seed)
+        while s.result is None:
+            run_bots(s)
+            assert not (s.human_to_act and game.decided_action(s.state) is not None)
+            if s.human_to_act:
+                s.act(random_move(s, len(s.state.actions())))
+        seen += sum("no choice could change the result" in line for line in s.log)
+    assert seen, "no deal ended with a seat left alone holding cards: the test proves nothing"

@@ -243,8 +243,8 @@ class GameSession:
         self.generation += 1
         self._header = self.controller.deal_header(self)
         self._lines = []
-        for a in actions:
-            self._apply(a)
+        for a in actions:  # A saved deal holds every move, those the table played for a seat too.
+            self._apply(a, replaying=True)
 
     @property
     def over(self) -> bool:
@@ -347,14 +347,22 @@ class GameSession:
 
     # -- acting ------------------------------------------------------------------------------------
 
-    def _apply(self, action: Any) -> list[str]:
+    def _apply(self, action: Any, decided: bool = False, replaying: bool = False) -> list[str]:
         before = self.state.copy()
         self.state.play(action)
         lines = self.controller.narrate(before, self.state, action, self.names, self.human)
+        if decided:
+            who = "you" if action.seat == self.human else self.names[action.seat]
+            lines.append(f"   (played for {who}: no choice could change the result)")
         self._lines.append(lines)
         if self.state.is_over:
             self._finish()
-        return lines
+            return lines
+        if replaying:
+            return lines
+        # A move no choice could change (the last holder's pick-up) is played at once: nobody waits for it.
+        auto = self.game.decided_action(self.state)
+        return lines + self._apply(auto, decided=True) if auto is not None else lines
 
     def _human_check(self) -> None:
         s = self.state
