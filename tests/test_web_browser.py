@@ -490,6 +490,56 @@ def test_a_friend_sits_down_through_the_pages_own_name_dialog(server: str, brows
     assert not errors, errors
 
 
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
+_BOX = "(sel) => { const e = document.querySelector(sel); if (!e) return null; const r = e.getBoundingClientRect(); " \
+       "return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; }"
+
+
+def _hinted_page(server: str, browser: Browser, game: str, viewport: ViewportSize) -> Page:
+    req = urllib.request.Request(f"{server}/api/tables", data=json.dumps({
+        "game": game, "players": 4, "hints": True,
+        "seats": [{"kind": "person"}] + [{"kind": "bot", "bot": "easy"}] * 3}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        created = json.load(r)
+    page = browser.new_page(viewport=viewport)
+    page.goto(f"{server}/t/{created['table']['id']}#seat=0&token={created['token']}")
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
+    page.keyboard.press("h")
+    page.wait_for_selector(".hint-box", timeout=30000)
+    return page
+
+
+def test_what_matters_is_above_the_fold_on_a_laptop_and_fits_a_phone(server: str, browser: Browser) -> None:
+    # Issue 16, bug 8: at 1280x800 the hint, Black Maria's hand and the lobby's Create button fell below the
+    # fold; on a phone, key badges showed, and Black Maria's seat text spilled out of its boxes.
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{server}/")
+    page.wait_for_selector("body[data-ready='1']")
+    create = page.evaluate(_BOX, "#create")
+    assert create["bottom"] <= LAPTOP["height"], create
+    page.close()
+    for game in ("mustamaija", "black-maria"):
+        page = _hinted_page(server, browser, game, LAPTOP)
+        for sel in ("#hand", ".hint-box", "#btn-use-hint"):
+            box = page.evaluate(_BOX, sel)
+            assert box is not None and box["bottom"] <= LAPTOP["height"], (game, sel, box)
+        last = page.locator("#hand button.card").last
+        assert last.bounding_box()["y"] + last.bounding_box()["height"] <= LAPTOP["height"]  # type: ignore[index]
+        page.close()
+        phone = _hinted_page(server, browser, game, PHONE)
+        assert phone.locator(".key-hint").first.is_hidden() and phone.locator("#btn-keys").is_hidden()
+        spill = phone.evaluate("""() => [...document.querySelectorAll('.seat, .trick-seat')].filter((box) => {
+            const b = box.getBoundingClientRect();
+            return [...box.querySelectorAll('*')].some((e) => { const r = e.getBoundingClientRect();
+                return r.width && (r.left < b.left - 1 || r.right > b.right + 1); });
+        }).map((box) => box.textContent)""")
+        assert spill == [], (game, spill)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], (game, width)
+        phone.close()
+
+
 def test_card_module_agrees_with_the_engine(server: str, browser: Browser) -> None:
     """The page's card names, spoken names and hand order are the engine's (``card_symbol``, ``sort_hand``)."""
     rng = random.Random(7)
