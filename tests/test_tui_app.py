@@ -8,6 +8,7 @@ own keys (defending, typed leads), replays and puzzles follow.
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from mustamaija.core.cards import card_name, card_symbol, cards_of
 from mustamaija.core.registry import DEFAULT_GAME, get_game
@@ -458,5 +460,75 @@ def test_a_puzzle_is_accepted_when_solved_and_refuted_when_not() -> None:
             assert message(app).startswith("✓ Solved")
             await pilot.press("escape")
             assert p.id in menu.solved
+
+    run(go)
+
+
+# -- small terminals ---------------------------------------------------------------------------------
+
+SMALL = (80, 24)
+
+
+def _visible(app: TableApp, selector: str) -> Any:
+    """Return the widget if it is shown whole on the screen, else fail."""
+    widget = app.screen.query_one(selector)
+    region = widget.region
+    assert widget.display and region.width > 0, f"{selector} is hidden"
+    assert region.right <= SMALL[0] and region.bottom <= SMALL[1], f"{selector} is off screen: {region}"
+    return widget
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_screen_works_at_80_by_24(game: str) -> None:
+    # Issue 16, bug 5: F6 squeezed the table to four columns, card counts were cut, the talon and the log were
+    # hidden, and the setup screen cut its values, showed snake_case and put Start off screen.
+    async def go() -> None:
+        s = new_session(game, players=4, bots=("easy",), seed=7)
+        app = TableApp(session=s, pace=0)
+        async with app.run_test(size=SMALL) as pilot:
+            await until(pilot, lambda: s.human_to_act)
+            seats = _visible(app, "#seats")
+            assert seats.region.width >= 30
+            table = _visible(app, "#table")
+            assert table.region.width >= 30
+            console = Console(width=seats.region.width - 4, record=True, file=io.StringIO())  # Less border, padding.
+            console.print(s.plugin.renderer.seats(app.screen.scene()))  # type: ignore[attr-defined]
+            lines = console.export_text().splitlines()
+            for seat in range(s.n):
+                # Each seat's card count shows in full: the names give way, never the figures.
+                row = next(line for line in lines if line[2:].lstrip().startswith(s.names[seat][:3]))
+                assert re.search(rf"\s{s.state.hands[seat].bit_count()}(\s|$)", row), (s.names[seat], row)
+            if game == "mustamaija":
+                assert f"talon {s.state.talon_size}" in str(table.border_title)
+            seen = {"table"}
+            for _ in range(len(app.screen.views()) - 1):  # type: ignore[attr-defined]
+                await pilot.press("f6")
+                await pilot.pause(0.1)
+                view = app.screen.view  # type: ignore[attr-defined]
+                seen.add(view)
+                if view == "side":
+                    assert not app.screen.query_one("#centre").display
+                    assert _visible(app, "#side").region.width >= 30
+                elif view == "log":
+                    log = _visible(app, "#log")
+                    assert log.region.width >= 30 and log.lines_written == s.log
+                else:
+                    assert _visible(app, "#table").region.width >= 30
+                assert app.screen.query_one("#table").region.width in (0,) or \
+                    app.screen.query_one("#table").region.width >= 30
+            assert "log" in seen
+            await pilot.press("f6")
+            await pilot.pause(0.1)
+            assert app.screen.view == "table" and _visible(app, "#table")  # type: ignore[attr-defined]
+
+        setup = TableApp(setup=MatchConfig(game))
+        async with setup.run_test(size=SMALL) as pilot:
+            await pilot.pause(0.3)
+            _visible(setup, "#start")
+            shown = setup.export_screenshot().replace("&#160;", " ")
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b", shown), "a raw snake_case value is shown"
+            for select in setup.screen.query("Select"):
+                if select.display and select.region.height:
+                    assert select.region.width >= 20, select.id
 
     run(go)

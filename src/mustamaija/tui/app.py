@@ -57,7 +57,12 @@ ModalScreen { align: center middle; }
 #hint-table { height: auto; padding: 0 2; }
 .buttons { height: auto; margin-top: 1; }
 .buttons Button { margin-right: 2; }
-#setup { padding: 0 2; }
+#setup { padding: 0 2; height: 1fr; }
+#setup-buttons { height: auto; padding: 0 2; margin: 0; }
+.narrow #columns { layout: vertical; }
+.narrow .row Label { width: 18; }
+.narrow .row Select, .narrow .row Input { width: 1fr; max-width: 44; }
+.short #setup-title { display: none; }
 #setup-title { text-align: center; text-style: bold; padding: 1 0; width: 100%; }
 .row { height: 3; }
 .row Label { width: 24; padding: 1 1 0 0; text-align: right; }
@@ -71,7 +76,7 @@ ModalScreen { align: center middle; }
 #puzzles { height: 1fr; border: round $primary; }
 #hands { height: auto; border: round $primary; padding: 0 1; }
 .narrow #left { width: 36; }
-.short #log { display: none; }
+.narrow #side { width: 1fr; }
 .short #info { display: none; }
 .short #table { height: 1fr; }
 .short #message { height: 1; }

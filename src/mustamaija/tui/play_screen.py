@@ -98,6 +98,8 @@ class GameScreen(HandScreen):
         self.session = session
         self.renderer = session.plugin.renderer
         self.alternate = False
+        self.view = "table"
+        """What F6 shows (:meth:`views`): ``table``, ``side``, ``alternate`` or ``log``."""
         self._timer: Any = None
         self._thinking = False
         self._over_shown: tuple[int, int] | None = None
@@ -119,12 +121,42 @@ class GameScreen(HandScreen):
         self.redraw()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit small terminals: below 110 columns the side panel hides (F6 shows it), below 32 rows the log."""
-        narrow = event.size.width < 110
-        if narrow != self.has_class("narrow") and "side" in self.renderer.titles:
-            self.query_one("#side").display = not narrow
-        self.set_class(narrow, "narrow")
+        """Fit small terminals: below 110 columns the side panel takes the table's place on F6, below 32 rows the log."""
+        self.set_class(event.size.width < 110, "narrow")
         self.set_class(event.size.height < 32, "short")
+        if self.view not in self.views():
+            self.view = "table"
+        self.show_view()
+
+    def _current_trick(self) -> None:
+        """Leave the game's other view (the last trick) once play moves on."""
+        self.alternate = False
+        if self.view == "alternate":
+            self.view = "table"
+
+    def views(self) -> list[str]:
+        """Return what F6 goes through: the table, the game's other view or side panel, and the log if it has no room."""
+        views = ["table"]
+        kind = next(iter(self.renderer.toggles.values()), "")
+        if kind == "alternate" or (kind == "side" and "side" in self.renderer.titles):
+            views.append(kind)
+        if self.has_class("short"):
+            views.append("log")
+        return views
+
+    def show_view(self) -> None:
+        """Show the panels of the current view: never squeeze the table beside a side panel in a narrow terminal."""
+        view, narrow, short = self.view, self.has_class("narrow"), self.has_class("short")
+        for side in self.query("#side"):
+            # Wide, the side panel stands beside the table and F6 hides it; narrow, F6 puts it in the table's place.
+            side.display = view == "side" if narrow else view != "side"
+        self.query_one("#centre").display = not (narrow and view == "side")
+        self.query_one("#table").display = view != "log"
+        self.query_one("#log").display = view == "log" or not short
+        alternate = view == "alternate"
+        if alternate != self.alternate:
+            self.alternate = alternate
+            self.redraw()
 
     # -- HandScreen ------------------------------------------------------------------------------------
 
@@ -152,7 +184,7 @@ class GameScreen(HandScreen):
         self._moved()
 
     def _moved(self) -> None:
-        self.alternate = False
+        self._current_trick()
         self.say("")
         self.redraw()
 
@@ -286,19 +318,18 @@ class GameScreen(HandScreen):
             self.say(str(e), error=True)
             return
         self.choice = self.session.controller.choice()
-        self.alternate = False
+        self._current_trick()
         self.say(f"{self.session.controller.words.deal.capitalize()} {self.session.deal_no + 1}: good luck!")
         self.redraw()
 
     def action_switch_view(self, kind: str = "") -> None:
-        """Switch the game's view (F6): show or hide the side panel, or the table's other view."""
-        kind = kind or next(iter(self.renderer.toggles.values()), "")
-        if kind == "side" and "side" in self.renderer.titles:
-            panel = self.query_one("#side")
-            panel.display = not panel.display
-        elif kind == "alternate":
-            self.alternate = not self.alternate
-            self.redraw()
+        """Switch the view (F6): the table, the game's other view or side panel, the log; or to ``kind`` and back."""
+        views = self.views()
+        if kind:
+            self.view = "table" if self.view == kind or kind not in views else kind
+        else:
+            self.view = views[(views.index(self.view) + 1) % len(views)] if self.view in views else "table"
+        self.show_view()
 
     def action_game_key(self, key: str) -> None:
         """Make the typed line a game's key stands for (such as F7: declare a marriage)."""

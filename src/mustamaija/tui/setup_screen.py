@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -29,7 +29,7 @@ from mustamaija.players.levels import bot_choices
 from mustamaija.tui.host import host
 from mustamaija.tui.session import BOT_NAMES, GameSession, MatchConfig
 
-__all__ = ["SetupScreen", "rule_choices", "table_games"]
+__all__ = ["SetupScreen", "rule_choices", "table_games", "value_label"]
 
 CUSTOM = "custom"
 
@@ -67,6 +67,20 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+_SUIT_WORDS: Final = {"S": "♠ spades", "H": "♥ hearts", "D": "♦ diamonds", "C": "♣ clubs"}
+
+
+def value_label(key: str, value: Any) -> str:
+    """Return a rule value as people read it: a suit with its sign, words for a snake_case value.
+
+    >>> value_label("trump_suit", "D"), value_label("trump_turn", "after_first_lead"), value_label("hand_size", 5)
+    ('♦ diamonds', 'after first lead', '5')
+    """
+    if key.endswith("suit") and value in _SUIT_WORDS:
+        return _SUIT_WORDS[value]
+    return str(value).replace("_", " ")
+
+
 class SetupScreen(Screen[None]):
     """Choose the game, the players, the rules, the bots, the match's length, the seed and the mode."""
 
@@ -90,10 +104,16 @@ class SetupScreen(Screen[None]):
                 with Vertical(classes="column"):
                     yield from self._match_column(d)
             yield Static("", id="setup-error")
-            with Horizontal(classes="buttons"):
-                yield Button("Start (Ctrl-S)", id="start", variant="success")
-                yield Button("Quit", id="quit-setup")
+        # Outside the scrolling form: Start stays on screen however small the terminal.
+        with Horizontal(classes="buttons", id="setup-buttons"):
+            yield Button("Start (Ctrl-S)", id="start", variant="success")
+            yield Button("Quit", id="quit-setup")
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit small terminals: one column below 100 columns, no title line below 30 rows."""
+        self.set_class(event.size.width < 100, "narrow")
+        self.set_class(event.size.height < 30, "short")
 
     def _rules_column(self, d: MatchConfig) -> ComposeResult:
         g = self.game
@@ -136,7 +156,7 @@ class SetupScreen(Screen[None]):
         if isinstance(value, bool):
             return Switch(value, id=f"rule-{key}")
         if allowed:
-            return Select([(str(a), a) for a in allowed], value=value, allow_blank=False, id=f"rule-{key}")
+            return Select([(value_label(key, a), a) for a in allowed], value=value, allow_blank=False, id=f"rule-{key}")
         return Input(_text(value), placeholder="none", id=f"rule-{key}")
 
     @staticmethod

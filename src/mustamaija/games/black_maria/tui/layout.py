@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from rich.console import RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from mustamaija.core.cards import QS, SUIT_SYMBOLS, cards_of
@@ -151,31 +152,32 @@ def _rows(out: Text, names: Sequence[str], seats: Sequence[int], cards: Sequence
 
 
 def scores_table(view: View, names: Sequence[str], labels: Sequence[str], totals: Sequence[int],
-                 hands: Sequence[int] = ()) -> Text:
+                 hands: Sequence[int] = ()) -> RenderableType:
     """Return the seats: cards held, tricks, points this hand and the running totals (B8).
 
     Under each seat: its bot and the penalty cards it has taken this hand
-    (everyone sees the tricks); with ``hands`` (a replay), its cards too.
+    (everyone sees the tricks); with ``hands`` (a replay), its cards too. In a
+    narrow terminal the names give way (an ellipsis), never the figures.
     """
-    out = Text(f"{'seat':<17}{'cards':>5}{'tricks':>7}{'hand':>5}{'total':>6}", style="bold")
+    t = Table(box=None, show_header=True, header_style="bold", pad_edge=False, expand=True, padding=(0, 1, 0, 0),
+              caption="(D) dealer · ▶ to act", caption_style="dim", caption_justify="left")
+    t.add_column("seat", no_wrap=not hands, overflow="ellipsis" if not hands else "fold", ratio=1)  # A replay's hands wrap.
+    for header in ("cards", "tricks", "hand", "total"):
+        t.add_column(header, justify="right", no_wrap=True, min_width=len(header))
     points = view.points()
     for s in range(view.players):
         mark = "▶ " if s == view.to_act and not view.is_over else "  "
-        dealer = " (D)" if s == view.dealer else ""
-        name = (mark + names[s] + dealer)[:17]
-        out.append("\n")
-        out.append(f"{name:<17}", style="bold" if s == view.seat else "")
-        out.append(f"{view.hand_sizes[s]:>5}{view.tricks[s]:>7}{points[s]:>5}{totals[s]:>6}")
-        out.append("\n    " + (labels[s] if s != view.seat else "you"), style="dim")
+        who = Text(mark + names[s] + (" (D)" if s == view.dealer else ""), style="bold" if s == view.seat else "")
+        who.append("\n  " + (labels[s] if s != view.seat else "you"), style="dim")
         taken = view.won[s] & PENALTY_MASK
         if taken:
-            out.append("  ")
-            out.append_text(cards_label(taken))
+            who.append("  ")
+            who.append_text(cards_label(taken))
         if hands:
-            out.append("\n    ")
-            out.append_text(cards_label(sort_hand(hands[s])))
-    out.append("\n(D) dealer · ▶ to act", style="dim")
-    return out
+            who.append("\n  ")
+            who.append_text(cards_label(sort_hand(hands[s])))
+        t.add_row(who, str(view.hand_sizes[s]), str(view.tricks[s]), str(points[s]), str(totals[s]))
+    return t
 
 
 class BlackMariaRenderer(Renderer):

@@ -4,7 +4,7 @@
 >>> from mustamaija.tui.plugin import Scene
 >>> scene = Scene(State.from_seed(3, 4), 0, ["You", "Aino", "Eero"], ["you", "bot 1 · easy", "bot 2 · hard"], [0, 1, 0])
 >>> MustamaijaRenderer().table(scene)[0]
-'Table · no trumps yet'
+'Table · no trumps yet · talon 37'
 """
 
 from __future__ import annotations
@@ -94,7 +94,9 @@ class MustamaijaRenderer(Renderer):
             lead, beat = turn
             assert beat is not None
             last = (lead.cards, dict(beat.pairs), f"Last turn: {scene.names[lead.seat]} led to {scene.names[beat.seat]}")
-        title = "Table · " + (f"trumps {SUIT_SYMBOLS[st.trump]}" if st.trump >= 0 else "no trumps yet")
+        # The talon is in the title too: a short terminal hides the game panel that also shows it.
+        title = "Table · " + (f"trumps {SUIT_SYMBOLS[st.trump]}" if st.trump >= 0 else "no trumps yet") \
+            + f" · talon {st.talon_size}"
         return title, table_text(st, scene.names, pairs=sel.pairs if sel else None, target=sel.target if sel else -1,
                                  last=last)
 

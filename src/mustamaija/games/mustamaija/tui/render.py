@@ -87,12 +87,13 @@ def seats_table(state: State, names: Sequence[str], labels: Sequence[str], losse
     With ``reveal`` every hand is shown (replays, after the deal).
     """
     t = Table(box=None, show_header=True, header_style="bold dim", pad_edge=False, expand=True, padding=(0, 1, 0, 0))
+    # In a narrow terminal the names give way first (an ellipsis), the counts and roles never.
     t.add_column("", width=1)
-    t.add_column("seat", no_wrap=True)
-    t.add_column("cards", no_wrap=not reveal)
-    t.add_column("now", no_wrap=True)
+    t.add_column("seat", no_wrap=True, overflow="ellipsis", ratio=1)
+    t.add_column("cards", no_wrap=not reveal, min_width=3 if not reveal else None, overflow="crop")
+    t.add_column("now", no_wrap=True, min_width=7)
     if show_losses:
-        t.add_column("lost", justify="right", width=4)
+        t.add_column("lost", justify="right", min_width=4)
     for s in range(state.n):
         n = state.hands[s].bit_count()
         if state.is_over and s == state.loser:
@@ -116,8 +117,8 @@ def seats_table(state: State, names: Sequence[str], labels: Sequence[str], losse
         if reveal:
             cards = cards_label(sort_hand(state.hands[s], state.trump)) if n else Text("-", style="dim")
         else:
-            cards = Text("▮" * min(n, 6) + ("+" if n > 6 else ""), style="blue")
-            cards.append(f" {n}")
+            cards = Text(f"{n:>2} ")  # The count first: in a narrow terminal the backs are cut, not the count.
+            cards.append("▮" * min(n, 6) + ("+" if n > 6 else ""), style="blue")
         t.add_row(mark, who, cards, role, *([str(losses[s])] if show_losses else []))
     return t
 
