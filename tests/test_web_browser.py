@@ -537,6 +537,23 @@ def test_what_matters_is_above_the_fold_on_a_laptop_and_fits_a_phone(server: str
         assert spill == [], (game, spill)
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], (game, width)
+        if game == "mustamaija":
+            # The tags under the cards on the table ("picked up", "cannot beat") are not under the status line.
+            for _ in range(40):
+                if phone.locator(".fight .tag").count() and phone.locator(".status-line").count():
+                    break
+                phone.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
+                if _state(phone)["state"]["legal"]["kind"] == "lead":
+                    _lead(phone, by_keyboard=False)
+                else:
+                    _defend(phone)
+                phone.wait_for_function("() => !window.mustamaija.pending")
+            overlaps = phone.evaluate("""() => {
+                const line = document.querySelector('.status-line').getBoundingClientRect();
+                return [...document.querySelectorAll('.fight .tag')].map((t) => t.getBoundingClientRect())
+                    .filter((r) => r.bottom > line.top && r.top < line.bottom && r.right > line.left && r.left < line.right)
+                    .length; }""")
+            assert phone.locator(".fight .tag").count() and overlaps == 0
         phone.close()
 
 
