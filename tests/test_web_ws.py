@@ -378,3 +378,55 @@ def test_a_defender_left_alone_with_cards_is_not_kept_waiting() -> None:
                     decided += 1
                 state.play(action)
         assert decided, "no deal ended with a defender left alone: the test proves nothing"
+
+
+def test_chat_has_a_players_channel_and_a_spectators_channel_with_limits(client: TestClient) -> None:
+    # Issue 16: chat and quick emotes between people at a table; spectators get their own channel.
+    tid, tokens = two_people(client)
+    with client.websocket_connect(f"/ws/tables/{tid}") as a, client.websocket_connect(f"/ws/tables/{tid}") as b, \
+            client.websocket_connect(f"/ws/tables/{tid}") as watcher, client.websocket_connect(f"/ws/tables/{tid}") as fan:
+        hello(a, tokens[0])
+        hello(b, tokens[1])
+        hello(watcher, None)
+        hello(fan, None)
+        a.send_json({"type": "chat", "id": "c1", "text": " good\u202e luck\x07 "})
+        line = until(b, "chat")
+        assert (line["channel"], line["seat"], line["text"]) == ("table", 0, "good luck")
+        assert until(a, "chat")["text"] == "good luck" and until(a, "ack")["id"] == "c1"
+        b.send_json({"type": "chat", "emote": "gg"})
+        assert until(a, "chat")["emote"] == "gg"
+        watcher.send_json({"type": "chat", "text": "nice lead"})
+        heard = until(fan, "chat")
+        assert (heard["channel"], heard["seat"], heard["name"]) == ("spectators", None, "spectator 1")
+        # The players never hear the spectators (no coaching), and the spectators never hear the players.
+        a.send_json({"type": "ping", "id": "p"})
+        assert until(a, "pong")["id"] == "p"
+        watcher.send_json({"type": "ping", "id": "p"})
+        while True:
+            message = watcher.receive_json()
+            assert not (message["type"] == "chat" and message["channel"] == "table"), message
+            if message["type"] == "pong":
+                break
+        for bad, code in (({"text": "x" * 201}, "bad_request"), ({"emote": "insult"}, "bad_request"),
+                          ({"text": "hi", "emote": "gg"}, "bad_request"), ({}, "bad_request"),
+                          ({"text": 7}, "bad_request"), ({"text": " \u200b "}, "bad_request")):
+            a.send_json({"type": "chat", "id": "bad", **bad})
+            error = until_error(a)
+            assert error["id"] == "bad" and error["error"]["code"] == code, (bad, error)
+        for i in range(4):  # One line said already by seat 0, and refused ones do not count: 4 more reach 5.
+            a.send_json({"type": "chat", "text": f"line {i}"})
+            until(b, "chat")
+        a.send_json({"type": "chat", "id": "flood", "text": "one too many"})
+        assert until_error(a)["error"]["code"] == "rate_limited"
+        # Who joins later gets the channel's recent lines, and only its own channel's.
+    with client.websocket_connect(f"/ws/tables/{tid}") as late, client.websocket_connect(f"/ws/tables/{tid}") as seen:
+        sync = hello(late, tokens[1])
+        assert [m.get("text") or m.get("emote") for m in sync["chat"]][:2] == ["good luck", "gg"]
+        assert [m["text"] for m in hello(seen, None)["chat"]] == ["nice lead"]
+
+
+def until_error(ws: WebSocketTestSession) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "error":
+            return message

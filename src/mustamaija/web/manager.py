@@ -25,6 +25,7 @@ from typing import Any
 
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.web.bots import BotRunner, cheap_action, is_cheap
+from mustamaija.web.chat import ChatRoom, channel_of
 from mustamaija.web.cluster import SWEEP_SECONDS, Cluster
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError, Elsewhere
@@ -73,6 +74,8 @@ class Subscriber:
     outbox: Outbox | None = None
     queue: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
     overflow: bool = False
+    chat_name: str | None = None
+    """The name a spectator chats under, given when it first speaks."""
 
     def send(self, message: Message) -> None:
         """Queue a message (``None`` asks the connection to close), after the changes being written."""
@@ -120,6 +123,8 @@ class TableManager:
         self.runner = BotRunner(config.bot_workers)
         self.tables: dict[str, LiveTable] = {}
         self.subscribers: dict[str, set[Subscriber]] = {}
+        self.chats: dict[str, ChatRoom] = {}  # In memory only: chat leaves with its table.
+        self._spectators_seen = 0
         self._wake: dict[str, asyncio.Event] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._closing = False
@@ -182,6 +187,7 @@ class TableManager:
     def _unload(self, table_id: str) -> set[Subscriber]:
         """Take a table out of memory and stop its driver (in a cluster, give up its lock); return its subscribers."""
         self.tables.pop(table_id, None)
+        self.chats.pop(table_id, None)
         self._wake.pop(table_id, None)
         driver = self._drivers.pop(table_id, None)
         if driver is not None and driver is not asyncio.current_task():
@@ -509,8 +515,28 @@ class TableManager:
     def sync(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
         """Return the full ``sync`` message for a seat."""
         events = self.store.events_since(table.id, 0, deal_no=table.deal_no) if table.deal_no else []
+        room = self.chats.get(table.id)
         return {"type": "sync", "seq": table.seq, "table": table.meta(), "state": table.state_for(seat),
-                "log": events[-_MAX_MISSED:]}
+                "log": events[-_MAX_MISSED:], "chat": room.recent(channel_of(seat)) if room is not None else []}
+
+    def chat(self, sub: Subscriber, text: object = None, emote: object = None) -> None:
+        """Say a line (or an emote) in the subscriber's channel: seats at the table, spectators among themselves."""
+        table = self.get(sub.table_id)
+        room = self.chats.setdefault(table.id, ChatRoom())
+        channel = channel_of(sub.seat)
+        if sub.seat is not None:
+            name = table.seats[sub.seat].name or f"seat {sub.seat}"
+            speaker: object = None  # A seat is limited across its connections.
+        else:
+            if sub.chat_name is None:
+                self._spectators_seen += 1
+                sub.chat_name = f"spectator {self._spectators_seen}"
+            name, speaker = sub.chat_name, sub
+        line = room.say(channel, seat=sub.seat, name=name, text=text, emote=emote, now=time.time(), speaker=speaker)
+        text_of = dumps(line)
+        for other in list(self.subscribers.get(table.id, ())):
+            if channel_of(other.seat) == channel:
+                other.send(text_of)
 
     def unsubscribe(self, sub: Subscriber) -> None:
         """Close a subscription; a person seat left without connections becomes gone."""
@@ -518,6 +544,9 @@ class TableManager:
         if subs is None or sub not in subs:
             return
         subs.discard(sub)
+        room = self.chats.get(sub.table_id)
+        if room is not None:
+            room.forget(sub)
         table = self.tables.get(sub.table_id)
         if table is not None and not subs:
             self._forget_if_idle(table)

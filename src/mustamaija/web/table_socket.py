@@ -79,6 +79,7 @@ _FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "hint": (frozenset({"type"}), frozenset({"id"})),
     "rematch": (frozenset({"type"}), frozenset({"id"})),
     "next": (frozenset({"type"}), frozenset({"id"})),
+    "chat": (frozenset({"type"}), frozenset({"id", "text", "emote"})),
     "sync": (frozenset({"type"}), frozenset({"id"})),
     "ping": (frozenset({"type"}), frozenset({"id"})),
 }
@@ -182,7 +183,7 @@ def _check_fields(msg: dict[str, Any]) -> str:
     if not isinstance(kind, str):
         raise ApiError("bad_request", f"'type' must be a string, not {type(kind).__name__}")
     if kind not in _FIELDS:
-        raise ApiError("unknown_type", f"unknown message type {kind[:40]!r}: expected hello, action, hint, rematch, sync or ping")
+        raise ApiError("unknown_type", f"unknown message type {kind[:40]!r}: expected {', '.join(_FIELDS)}")
     required, optional = _FIELDS[kind]
     extra = sorted(set(msg) - required - optional)
     if extra:
@@ -413,6 +414,9 @@ class _Session:
         elif kind == "rematch":
             table = manager.rematch(sub.table_id, sub.seat)
             sub.send({"type": "ack", "id": ref, "version": table.version})
+        elif kind == "chat":
+            manager.chat(sub, msg.get("text"), msg.get("emote"))
+            sub.send({"type": "ack", "id": ref, "version": self.version()})
         elif kind == "next":
             table = manager.next_deal(sub.table_id, sub.seat)
             sub.send({"type": "ack", "id": ref, "version": table.version})
