@@ -99,3 +99,30 @@ def test_without_an_address_a_local_instance_is_started_even_beside_a_recorded_c
     # RAY_ADDRESS names the running head, which a bare ray.init() would join (and then refuse num_cpus).
     env = {**head["env"], "RAY_ADDRESS": head["address"]}
     assert _tournament(["--backend", "ray", "--jobs", "2"], env, tmp_path) == _tournament([], env, tmp_path)
+
+
+def test_a_ray_client_connection_is_tried_again_when_the_head_fails_to_start_its_server(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A busy head once failed to start the client's server ("Starting Ray client server failed"); a moment later
+    # it works. The tournament tries again instead of losing the run; a plain address is not retried.
+    from mustamaija.tournament import backends
+
+    calls: list[str] = []
+
+    class FakeRay:
+        def init(self, address: str, **options: object) -> None:
+            calls.append(address)
+            if len(calls) == 1:
+                raise ConnectionAbortedError("Initialization failure from server:\nRuntimeError: Starting Ray client "
+                                             "server failed.")
+
+        def shutdown(self) -> None:
+            calls.append("shutdown")
+
+    monkeypatch.setattr(backends.time, "sleep", lambda s: None)
+    backends._init_ray(FakeRay(), "ray://127.0.0.1:10001", {})
+    assert calls == ["ray://127.0.0.1:10001", "shutdown", "ray://127.0.0.1:10001"]
+    calls.clear()
+    with pytest.raises(ConnectionAbortedError):
+        backends._init_ray(FakeRay(), "127.0.0.1:6379", {})
+    assert calls == ["127.0.0.1:6379"]

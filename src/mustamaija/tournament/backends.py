@@ -22,15 +22,20 @@ mustamaija.core.errors.MustamaijaError: unknown backend 'spark' (known backends:
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.tournament.runner import GameResult, ProgressFn, TournamentSettings, import_paths, use_import_paths, write_record
+
+log = logging.getLogger(__name__)
 
 __all__ = ["BACKENDS", "Backend", "get_backend", "run_local", "run_ray"]
 
@@ -112,6 +117,29 @@ def use_cluster_token() -> None:
         os.environ["RAY_AUTH_MODE"] = "token"
 
 
+_CONNECT_TRIES: Final = 3
+
+
+def _init_ray(ray: Any, address: str, options: dict[str, Any]) -> None:
+    """Start or join Ray; a ``ray://`` connection is tried again when the cluster fails to start its side of it.
+
+    A ``ray://`` client gets a server process of its own on the head, started on demand: on a busy head
+    that start can fail once and succeed a moment later, which should not cost a whole tournament.
+    """
+    for attempt in range(1, _CONNECT_TRIES + 1):
+        try:
+            ray.init(address=address, **options)
+            return
+        except (ConnectionError, RuntimeError) as e:
+            if not address.startswith("ray://") or attempt == _CONNECT_TRIES:
+                raise
+            log.warning("joining %s failed (%s); trying again (%d of %d)", address, str(e).strip().splitlines()[-1][:120],
+                        attempt + 1, _CONNECT_TRIES)
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            time.sleep(2.0 * attempt)
+
+
 def run_ray(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None = None,
             progress: ProgressFn | None = None, address: str | None = None) -> list[GameResult]:
     """Play on Ray: the cluster at ``address`` (``"auto"``, ``"host:6379"``, ``"ray://host:10001"``), else a local instance.
@@ -138,7 +166,7 @@ def run_ray(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None 
             # (RAY_ADDRESS, /tmp/ray/ray_current_cluster), which ray.init() would join instead.
             options["num_cpus"] = max(1, jobs)
             address = "local"
-        ray.init(address=address, **options)
+        _init_ray(ray, address, options)
         started = True
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call,unused-ignore]
