@@ -2,7 +2,9 @@
 //
 // Card names follow docs/formats.md ("QS", "TH"). Suits are told apart by four
 // colours AND by shape: each suit has its own pip, and every card carries its
-// suit letter, so the table reads the same without colour vision.
+// suit letter, so the table reads the same without colour vision, or with the
+// classic two colours a player may choose instead (js/settings.js): the faces
+// take their colours from the stylesheet's --suit-S etc., never from here.
 
 export const SUITS = "SHDC";
 export const RANKS = "23456789TJQKA";

@@ -4,6 +4,7 @@
 import { api, describeSeat, loadSeat, saveName, saveSeat, savedName, seatLink } from "./api.js";
 import { cardEl } from "./cards.js";
 import { $, el } from "./dom.js";
+import "./settings.js"; // The player's suit colours hold here too.
 
 const lobby = { games: [], game: null, seatChoices: [] };
 let summaryTimer = null;

@@ -4,6 +4,9 @@
 import { api } from "./api.js";
 import { cardEl, sortHand } from "./cards.js";
 import { $, el } from "./dom.js";
+import * as motion from "./motion.js";
+import { mountSettings, onChange } from "./settings.js";
+import * as sound from "./sound.js";
 
 const view = { replay: null, layout: null, index: 0, timer: null, fileName: "record.json" };
 const loaded = {};
@@ -57,11 +60,16 @@ async function show(replay, title, fileName) {
 
 function go(i) {
   const frames = view.replay.frames;
-  view.index = Math.max(0, Math.min(frames.length - 1, i));
-  render();
+  const next = Math.max(0, Math.min(frames.length - 1, i));
+  // One step moves the cards it plays; a jump redraws at once, as a hundred cards flying would say nothing.
+  const step = Math.abs(next - view.index) === 1;
+  view.index = next;
+  render({ still: !step });
+  if (step && next > 0) sound.play("card");
 }
 
-function render() {
+function render({ still = true } = {}) {
+  const snap = still ? null : motion.capture("#r-table, #r-hands");
   const r = view.replay;
   const frames = r.frames;
   const f = frames[view.index];
@@ -77,6 +85,7 @@ function render() {
   view.layout.renderTable(table, frames, view.index, who);
   renderHands(f, who);
   markCurrent();
+  motion.play(snap);
 }
 
 function markCurrent() {
@@ -199,6 +208,9 @@ function dealLabel(deals, number) {
 }
 
 function init() {
+  mountSettings($("btn-settings"), { testSound: () => { sound.unlock(); sound.play("card"); } });
+  onChange(() => { if (view.replay) render(); });
+  window.mustamaija = { motion: motion.stats, sound: sound.stats }; // For the browser test.
   $("first").addEventListener("click", () => view.replay && go(0));
   $("prev").addEventListener("click", () => view.replay && go(view.index - 1));
   $("next").addEventListener("click", () => view.replay && go(view.index + 1));
@@ -221,7 +233,7 @@ function init() {
   });
   $("record-go").addEventListener("click", () => importText($("record-text").value, "the pasted record"));
   document.addEventListener("keydown", (e) => {
-    if (!view.replay || e.target.closest("input, textarea, select")) return;
+    if (!view.replay || e.target.closest("input, textarea, select, dialog")) return;
     const moves = { ArrowLeft: -1, ArrowRight: 1 };
     if (e.key in moves) go(view.index + moves[e.key]);
     else if (e.key === "Home") go(0);

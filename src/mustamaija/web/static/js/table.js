@@ -6,6 +6,9 @@ import { ApiError, TableSocket, api, describeSeat, forgetSeat, loadSeat, saveNam
 import { backEl } from "./cards.js";
 import { describeCommon, line, listWords, seatName } from "./describe.js";
 import { $, el } from "./dom.js";
+import * as motion from "./motion.js";
+import { mountSettings, onChange } from "./settings.js";
+import * as sound from "./sound.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 
@@ -24,7 +27,12 @@ const app = {
   welcomes: 0,         // connections made; more than one means the page reconnected
   layout: null,        // the game's layout, once its module is loaded
   game: null,          // the game's entry of GET /api/games (its help text)
+  motion: motion.stats, // what moved (js/motion.js), for the browser test
+  sound: sound.stats,   // what was heard (js/sound.js)
 };
+
+// The cards whose moves are shown: on the table and in the hand (later in the page, so its copy of a card wins).
+const MOTION_SCOPE = "#board, #hand";
 
 let layoutName = null;
 let queued = [];       // messages that came before the layout's module was loaded
@@ -106,14 +114,19 @@ function onMessage(msg) {
       app.log = msg.log || [];
       setTable(msg.table, msg.state);
       break;
-    case "update":
+    case "update": {
+      const cues = [];
       for (const ev of msg.events || []) {
         if (ev.kind === "deal_start") app.log = [];
-        if (!app.log.some((e) => e.seq === ev.seq)) app.log.push(ev);
+        if (!app.log.some((e) => e.seq === ev.seq)) {
+          app.log.push(ev);
+          cues.push(cueOf(ev)); // An event heard again after a reconnection is not played again.
+        }
         announce(words(ev, msg.table).spoken);
       }
-      setTable(msg.table, msg.state);
+      setTable(msg.table, msg.state, cues);
       break;
+    }
     case "ack":
       if (msg.id === app.pending) app.pending = null;
       render();
@@ -141,7 +154,13 @@ function onError(error, id) {
   render();
 }
 
-function setTable(meta, state) {
+/** Return the sound of an event: the layout's, else the deal's start and end that every game has. */
+function cueOf(ev) {
+  const own = app.layout.cue ? app.layout.cue(ev) : null;
+  return own || { deal_start: "deal", deal_over: "over" }[ev.kind] || [];
+}
+
+function setTable(meta, state, cues = []) {
   const now = Date.now();
   for (const s of meta.seats) if (s.gone_for != null) app.goneAt[s.seat] = now - s.gone_for * 1000;
   const before = app.state;
@@ -151,13 +170,16 @@ function setTable(meta, state) {
   // The next deal's start, on this page's clock (the server's "in" at the time the message came).
   app.nextDealAt = meta.next_deal ? now + meta.next_deal.in * 1000 : null;
   const key = state ? `${state.deal}:${state.actions}:${state.to_act}` : "";
+  let plan = null;
   if (key !== app.stateKey) {
     app.stateKey = key;
     app.layout.newState(before, state);
     app.hint = null;
+    plan = app.layout.motionPlan ? app.layout.motionPlan(before, state) : null;
   }
-  render();
-  maybeAnnounceTurn();
+  render({ plan });
+  if (maybeAnnounceTurn()) cues.push("turn");
+  sound.play(cues);
 }
 
 // --- acting ------------------------------------------------------------------------------------------
@@ -285,6 +307,7 @@ function announce(text) {
   while (live.childElementCount > 6) live.firstElementChild.remove();
 }
 
+/** Tell a screen reader that it is this seat's turn, once a position; return true when it was told now. */
 function maybeAnnounceTurn() {
   const s = app.state;
   const text = legal() ? app.layout.turnText() : "";
@@ -292,7 +315,9 @@ function maybeAnnounceTurn() {
   if (text && key !== app.lastSpoken) {
     app.lastSpoken = key;
     announce(text);
+    return true;
   }
+  return false;
 }
 
 let toastTimer = null;
@@ -420,8 +445,13 @@ const context = {
 
 // --- drawing ---------------------------------------------------------------------------------------
 
-function render() {
+/**
+ * Draw the page from the state. The cards' moves are added around the drawing (js/motion.js): `plan` is the
+ * layout's plan for a new position; `still` draws without motion (a resize, a setting changed).
+ */
+function render({ plan = null, still = false } = {}) {
   if (!app.meta || !app.layout) return;
+  const snap = still ? null : motion.capture(MOTION_SCOPE);
   const active = document.activeElement;
   // Redrawing replaces the card buttons: remember the focused card to focus it again.
   app.focusCard = active && active.closest && active.closest("#hand, #board") ? active.dataset.card || null : null;
@@ -448,6 +478,7 @@ function render() {
     layout.renderExtra($("extra"));
   }
   renderLog();
+  motion.play(snap, plan || {});
 }
 
 function renderTop() {
@@ -684,11 +715,14 @@ function init() {
     navigator.clipboard?.writeText(seatLink(tableId, app.seat, app.token));
     toast("Your seat link is copied: open it on another device to play from there. Keep it private.", "info");
   });
+  mountSettings($("btn-settings"), { testSound: () => { sound.unlock(); sound.play("turn"); } });
+  // A new card size changes how the hand fits; a new colour or speed needs no redraw but costs nothing.
+  onChange(() => render({ still: true }));
   document.addEventListener("keydown", onKey);
   let resizeTimer = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(render, 120);
+    resizeTimer = setTimeout(() => render({ still: true }), 120);
   });
   app.socket = new TableSocket(tableId, app.token, { message: onMessage, status: setConn, fatal: onFatal });
   app.socket.connect();

@@ -338,6 +338,7 @@ export function createLayout(ctx) {
         const beater = last.beat[led] || null;
         const f = fight(led, beater, { tag: beater ? "" : "taken" });
         f.classList.add("taken");
+        if (!beater) f.dataset.picked = "1";
         f.style.opacity = "0.72";
         box.append(f);
       }
@@ -406,6 +407,8 @@ export function createLayout(ctx) {
       const b = cardEl(card, { button: true, classes, label });
       b.setAttribute("aria-pressed", choice.sel.has(card) || used.has(card) ? "true" : "false");
       b.disabled = Boolean(l) && !playable && !choice.sel.has(card);
+      // A card paired is shown on the table too, on its led card: its next move starts there (js/motion.js).
+      if (used.has(card)) b.dataset.motion = "weak";
       b.tabIndex = i === 0 ? 0 : -1;
       b.addEventListener("click", () => onHandCard(card));
       if (l && l.kind === "beat" && playable && !used.has(card)) {
@@ -511,6 +514,97 @@ export function createLayout(ctx) {
     box.append(grid, legend, list);
   }
 
+  // --- motion and sound -----------------------------------------------------------------------------
+
+  /** Return where a seat's cards come from and go to: its plate at the table, or the viewer's own hand. */
+  function seatAnchor(seat) {
+    if (seat === (app.seat ?? 0)) return ["#hand", "#me"];
+    return [`#seats .seat[data-seat="${seat}"] .mini-fan`, `#seats .seat[data-seat="${seat}"]`];
+  }
+
+  /** Return the motion of the change from `before` to `after` (js/motion.js), from the two states alone. */
+  function motionPlan(before, after) {
+    if (!after) return null;
+    const talon = ["#talon .stack", "#talon"];
+    const others = app.seat == null ? [0, ...ctx.seatOrder()] : ctx.seatOrder();
+    const plan = { from: {}, ghosts: [] };
+    if (!before || before.deal !== after.deal) {
+      // Only a deal seen from its start is dealt again on the screen, not a page opened in the middle of one.
+      if (after.actions > 0 || after.phase === "over") return null;
+      plan.deal = talon;
+      others.forEach((seat, i) => {
+        for (let c = 0; c < Math.min(3, after.hand_sizes[seat]); c++) {
+          plan.ghosts.push({ from: talon, to: seatAnchor(seat), delay: 70 * (i + c * others.length) });
+        }
+      });
+      return plan;
+    }
+    if (after.actions <= before.actions) return null;
+    const played = {};
+    const taken = {};
+    const add = (box, seat, n) => { box[seat] = (box[seat] || 0) + n; };
+    const wasLed = new Set(before.table.map((t) => t.led));
+    if (after.phase === "defend") {
+      for (const t of after.table) {
+        if (wasLed.has(t.led)) continue;
+        plan.from[t.led] = seatAnchor(after.attacker);
+        add(played, after.attacker, 1);
+      }
+    }
+    const last = after.last_turn;
+    const newTurn = last && JSON.stringify(last) !== JSON.stringify(before.last_turn);
+    if (newTurn) {
+      // The defence: each beater comes from the defender onto its led card; what was not beaten goes to the
+      // defender; the table then shows the turn as it ended.
+      for (const beater of Object.values(last.beat)) plan.from[beater] = seatAnchor(last.defender);
+      add(played, last.defender, Object.keys(last.beat).length);
+      add(taken, last.defender, last.taken.length);
+      if (last.defender !== app.seat) last.taken.forEach((c) => plan.ghosts.push({ card: c, to: seatAnchor(last.defender) }));
+      plan.appear = "#battle .fight[data-picked], #battle .battle-caption";
+    } else if (before.phase !== "defend" && before.last_turn && after.phase === "defend") {
+      // The next lead clears the last turn: its beaten pairs go to the discard pile.
+      const discard = ["#discard .stack", "#discard"];
+      for (const [led, beater] of Object.entries(before.last_turn.beat)) {
+        plan.ghosts.push({ card: led, to: discard }, { card: beater, to: discard, delay: 40 });
+      }
+    }
+    const drawn = before.talon - after.talon;
+    if (drawn > 0) {
+      const onTable = new Set([...wasLed, ...(before.last_turn ? before.last_turn.led : [])]);
+      const mine = new Set(before.hand);
+      for (const c of after.hand) if (!mine.has(c) && !onTable.has(c)) plan.from[c] = talon;
+      let left = drawn - Object.keys(plan.from).filter((c) => plan.from[c] === talon).length;
+      for (const seat of others) {
+        if (seat === app.seat || left <= 0) continue;
+        const n = Math.min(left, after.hand_sizes[seat] - before.hand_sizes[seat] + (played[seat] || 0) - (taken[seat] || 0));
+        if (n <= 0) continue;
+        left -= n;
+        // The trump card under the talon is public: whoever draws it is seen to take it.
+        const trump = after.trump_card && (after.known[seat] || []).includes(after.trump_card)
+          && before.talon_known.some((k) => k.card === after.trump_card) ? after.trump_card : null;
+        for (let i = 0; i < Math.min(n, 4); i++) {
+          const card = i === 0 && trump ? trump : null;
+          plan.ghosts.push({ card, from: talon, to: seatAnchor(seat), delay: 220 + 60 * i });
+        }
+      }
+    }
+    if (after.phase === "over" && before.phase !== "over") plan.appear = [plan.appear, "#result"].filter(Boolean).join(", ");
+    return plan;
+  }
+
+  /** Return the sound of an event, or null. */
+  function cue(ev) {
+    if (ev.kind === "action") {
+      if (ev.action.beat) return (ev.taken || []).length ? "pickup" : "card";
+      return ev.action.declare ? "trick" : "card";
+    }
+    if (ev.kind === "deal_over") {
+      if (ev.stopped || app.seat == null) return "over";
+      return ev.loser === app.seat ? "lose" : "win";
+    }
+    return null;
+  }
+
   function onKey(e) {
     const l = legal();
     const hand = ctx.handButtons();
@@ -590,6 +684,8 @@ export function createLayout(ctx) {
     tip,
     renderScores,
     renderExtra,
+    motionPlan,
+    cue,
     useHint(action) {
       if (action.declare) declare(action.declare);
       else {

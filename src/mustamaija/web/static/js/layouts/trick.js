@@ -274,6 +274,67 @@ export function createLayout(ctx) {
     box.append(table, el("p", "muted", `${end}. The lowest total wins.`));
   }
 
+  // --- motion and sound -----------------------------------------------------------------------------
+
+  /** Return where a seat's cards come from and go to: its place in the ring, else the viewer's own hand. */
+  function seatAnchor(seat) {
+    const ring = `#seats .trick-seat[data-seat="${seat}"]`;
+    return seat === (app.seat ?? 0) ? [ring, "#hand", "#me"] : [ring];
+  }
+
+  /** Return the motion of the change from `before` to `after` (js/motion.js), from the two states alone. */
+  function motionPlan(before, after) {
+    if (!after) return null;
+    const centre = ["#trick", "#board"];
+    const plan = { from: {}, ghosts: [] };
+    const others = [];
+    for (let i = 1; i < app.meta.players; i++) others.push(((app.seat ?? 0) + i) % app.meta.players);
+    if (!before || before.deal !== after.deal) {
+      // Only a hand seen from its start is dealt again on the screen, not a page opened in the middle of one.
+      if (after.actions > 0 || after.phase === "over") return null;
+      plan.deal = centre;
+      others.forEach((seat, i) => {
+        for (let c = 0; c < 2; c++) plan.ghosts.push({ from: centre, to: seatAnchor(seat), delay: 70 * (i + c * others.length) });
+      });
+      return plan;
+    }
+    if (after.actions <= before.actions) return null;
+    const passed = after.passed || [];
+    const received = after.received || [];
+    if (passed.length && !(before.passed || []).length) {
+      passed.forEach((c, i) => plan.ghosts.push({ card: c, to: seatAnchor(left()), delay: 40 * i }));
+    }
+    if (received.length && !(before.received || []).length) received.forEach((c) => { plan.from[c] = seatAnchor(right()); });
+    const shown = new Set(before.trick.map((p) => p.card));
+    for (const p of after.trick) if (!shown.has(p.card)) plan.from[p.card] = seatAnchor(p.seat);
+    const t = after.last_trick;
+    if (t && JSON.stringify(t) !== JSON.stringify(before.last_trick)) {
+      // The trick stays a moment where it was played, then slides to its winner; a card it was not shown with
+      // (the last one) is put down beside it first.
+      let prev = null;
+      for (const p of t.cards) {
+        const via = shown.has(p.card) ? null : prev ? { next: prev } : centre;
+        plan.ghosts.push({ card: p.card, face: true, from: seatAnchor(p.seat), to: seatAnchor(t.winner), via, hold: 0.5 });
+        prev = p.card;
+      }
+      plan.fromDelay = 450; // The next trick's lead waits until this one has left.
+    }
+    if (after.phase === "over" && before.phase !== "over") plan.appear = "#result";
+    return plan;
+  }
+
+  /** Return the sounds of an event, or null. */
+  function cue(ev) {
+    if (ev.kind === "action") return ev.trick ? ["card", "trick"] : "card";
+    if (ev.kind === "pass") return "card";
+    if (ev.kind === "exchange") return "deal";
+    if (ev.kind === "deal_over") {
+      if (app.seat == null || !ev.points) return "over";
+      return ev.points[app.seat] === Math.min(...ev.points) ? "win" : "lose";
+    }
+    return null;
+  }
+
   function onKey(e) {
     const hand = ctx.handButtons();
     const i = hand.indexOf(document.activeElement);
@@ -343,6 +404,8 @@ export function createLayout(ctx) {
     },
     renderScores,
     renderExtra() {},
+    motionPlan,
+    cue,
     useHint(action) {
       if (action.pass) {
         chosen.clear();
