@@ -557,6 +557,53 @@ def test_what_matters_is_above_the_fold_on_a_laptop_and_fits_a_phone(server: str
         phone.close()
 
 
+def test_people_at_a_table_chat_and_spectators_have_their_own_channel(server: str, browser: Browser) -> None:
+    # Issue 16: chat and quick emotes between people; spectators in their own channel; a mute.
+    errors: list[str] = []
+    body = json.dumps({"players": 2, "sit": False, "seats": [{"kind": "person"}] * 2}).encode()
+    req = urllib.request.Request(f"{server}/api/tables", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        table_id = json.load(r)["table"]["id"]
+    tokens = []
+    for seat, name in ((0, "Ann"), (1, "Bea")):
+        req = urllib.request.Request(f"{server}/api/tables/{table_id}/join", data=json.dumps(
+            {"seat": seat, "name": name}).encode(), headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            tokens.append(json.load(r)["token"])
+    pages = []
+    for seat in (0, 1, None):
+        page = browser.new_page(viewport=DESKTOP)
+        _watch_errors(page, errors)
+        page.goto(f"{server}/t/{table_id}" + (f"#seat={seat}&token={tokens[seat]}" if seat is not None else ""))
+        page.wait_for_selector("body[data-phase]")
+        page.wait_for_function("() => window.mustamaija.welcomes > 0")
+        pages.append(page)
+    ann, bea, watcher = pages
+    assert watcher.inner_text("#chat-title") == "Spectators' chat" and ann.inner_text("#chat-title") == "Table chat"
+    ann.fill("#chat-input", "<img src=x onerror=alert(1)> good luck")
+    ann.press("#chat-input", "Enter")
+    bea.wait_for_function("() => document.querySelector('#chat-lines').textContent.includes('good luck')")
+    assert bea.locator("#chat-lines img").count() == 0  # A line is text, never markup.
+    assert "Ann" in bea.inner_text("#chat-lines")
+    bea.locator('#chat-emotes [data-emote="gg"]').click()
+    ann.wait_for_function("() => document.querySelector('#chat-lines').textContent.includes('Good game!')")
+    watcher.fill("#chat-input", "nice lead")
+    watcher.press("#chat-input", "Enter")
+    watcher.wait_for_function("() => document.querySelector('#chat-lines').textContent.includes('nice lead')")
+    assert "good luck" not in watcher.inner_text("#chat-lines")
+    time.sleep(0.3)
+    assert "nice lead" not in ann.inner_text("#chat-lines") and "nice lead" not in bea.inner_text("#chat-lines")
+    # Ann mutes Bea by her name; after a reload the mute holds and the channel's lines come back with the sync.
+    ann.locator("#chat-lines button.who", has_text="Bea").first.click()
+    assert "Good game!" not in ann.inner_text("#chat-lines")
+    ann.reload()
+    ann.wait_for_function("() => document.querySelector('#chat-lines').textContent.includes('good luck')")
+    assert "Good game!" not in ann.inner_text("#chat-lines")
+    for page in pages:
+        page.close()
+    assert not errors, errors
+
+
 def test_card_module_agrees_with_the_engine(server: str, browser: Browser) -> None:
     """The page's card names, spoken names and hand order are the engine's (``card_symbol``, ``sort_hand``)."""
     rng = random.Random(7)

@@ -4,6 +4,7 @@
 
 import { ApiError, TableSocket, api, describeSeat, forgetSeat, loadSeat, saveName, saveSeat, savedName, seatLink } from "./api.js";
 import { backEl } from "./cards.js";
+import { createChat } from "./chat.js";
 import { describeCommon, line, listWords, seatName } from "./describe.js";
 import { $, el } from "./dom.js";
 import * as motion from "./motion.js";
@@ -109,9 +110,11 @@ function onMessage(msg) {
     case "welcome":
       app.seat = msg.seat;
       app.welcomes += 1;
+      if (app.chat) app.chat.draw(); // A seat and a spectator talk in different channels.
       break;
     case "sync":
       app.log = msg.log || [];
+      if (app.chat) app.chat.lines(msg.chat);
       setTable(msg.table, msg.state);
       break;
     case "update": {
@@ -130,6 +133,9 @@ function onMessage(msg) {
     case "ack":
       if (msg.id === app.pending) app.pending = null;
       render();
+      break;
+    case "chat":
+      if (app.chat) app.chat.line(msg);
       break;
     case "hint":
       // A hint is about the position it was asked for: one for a position since left is not shown.
@@ -725,6 +731,7 @@ function init() {
     resizeTimer = setTimeout(() => render({ still: true }), 120);
   });
   app.socket = new TableSocket(tableId, app.token, { message: onMessage, status: setConn, fatal: onFatal });
+  app.chat = createChat({ send: (msg) => app.socket.send(msg), isSpectator: () => app.seat == null, onError: toast });
   app.socket.connect();
   // "gone, N s" counts up between messages, and the next deal's start counts down.
   setInterval(() => {
