@@ -45,6 +45,10 @@ A decision the game's bots take by rule rather than by search (the kit's
 Nothing here reads a card the seat cannot see: only the view is given. With
 a fixed ``seed`` and no ``seconds`` limit, the same view gives the same
 hint whatever the hidden cards are.
+
+:func:`judge_actions` plays given actions out in the worlds a ``sampled``
+hint deals, world by world, for callers that must weigh an action the
+search did not list (a game review judges the action a seat actually took).
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ from __future__ import annotations
 import math
 import random
 import time as _time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -72,6 +76,7 @@ __all__ = [
     "HintResult",
     "describe_candidates",
     "hint",
+    "judge_actions",
     "view_for",
 ]
 
@@ -250,6 +255,63 @@ def hint(game: str | Game, view: Any, *, method: str = "auto", iters: int | None
         result.steps = tuple(_steps_of(g, base, result.action))
     result.seconds = _time.perf_counter() - start
     return result
+
+
+def judge_actions(game: str | Game, view: Any, groups: Sequence[Sequence[Any]], *, worlds: int, seed: int = 0,
+                  seconds: float | None = None) -> list[list[float]]:
+    """Play each group of compound actions out in the same worlds dealt from ``view``; return the seat's returns per world.
+
+    A group is what ``view.seat`` (who must be to act) takes now: one
+    compound action, or several in a row (a declaration, then a lead). In
+    each of ``worlds`` worlds (the cards the seat cannot see dealt at
+    random), every group is taken and the deal is played to its end by the
+    game's playout policy for every seat, with the same playout seed for every
+    group: common random numbers, so the differences between groups are not
+    blurred by the luck of the deal. ``out[j][i]`` is the seat's
+    :meth:`~mustamaija.core.protocol.Game.returns` for group ``j`` in world
+    ``i``. The worlds and playout seeds are drawn exactly as a ``sampled``
+    hint with the same ``seed`` draws them, so a group that is one of its
+    candidates gets that candidate's mean. With ``seconds``, fewer worlds are
+    played if the time runs out (at least one). Only the view is used; an
+    action the seat cannot take raises
+    :class:`~mustamaija.core.errors.IllegalActionError`.
+
+    >>> from mustamaija.core.registry import games
+    >>> for game in games():
+    ...     s = game.deal(game.min_players + 1, seed=3)
+    ...     h = hint(game, s.view(s.to_act), method="sampled", iters=5, seed=1)
+    ...     while h.method == "rule":  # A decision taken by rule has no estimate: take it and go on.
+    ...         for step in h.steps:
+    ...             s.apply(step)
+    ...         h = hint(game, s.view(s.to_act), method="sampled", iters=5, seed=1)
+    ...     (values,) = judge_actions(game, s.view(s.to_act), [h.best.actions], worlds=5, seed=1)
+    ...     print(len(values), sum(values) / 5 == h.best.value)
+    5 True
+    5 True
+    """
+    g = get_game(game)
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
+        raise MustamaijaError(f"the number of worlds must be at least 1, got {worlds!r}")
+    seat = view.seat
+    if seat is None or view.is_over or view.to_act != seat:
+        raise MustamaijaError("actions are judged for the seat to act, from its own view")
+    kit = g.search_kit()
+    rng = random.Random(seed)
+    sample = kit.sampler(view)
+    deadline = _time.perf_counter() + seconds if seconds is not None else math.inf
+    out: list[list[float]] = [[] for _ in groups]
+    for i in range(worlds):
+        if i and _time.perf_counter() >= deadline:
+            break
+        deal = sample(rng)
+        sub = rng.getrandbits(32) if kit.playout_seeds else None  # As pimc.rollouts draws, so the worlds agree.
+        for values, group in zip(out, groups, strict=True):
+            st = deal.copy()
+            for action in group:
+                st.play(action)
+            kit.playout(st, random.Random(sub) if sub is not None else None)
+            values.append(g.returns(st)[seat])
+    return out
 
 
 def _steps_of(game: Game, base: Any, action: Any) -> list[int]:
