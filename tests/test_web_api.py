@@ -380,3 +380,29 @@ def test_spades_put_back_are_told_at_the_deal_and_at_the_lead() -> None:
             if told >= 3:
                 break
         assert told >= 3, f"{turn}: no spade was turned in 200 deals"
+
+
+def test_a_finished_deal_can_be_reviewed_and_the_review_is_kept() -> None:
+    # Issue 16: game review in the web replay viewer, from GET .../deals/N/review.
+    from mustamaija.core.registry import get_game
+
+    config = ServerConfig(bot_pace=0.0, deal_pause=0.0, http_burst=100000, review_iters=8)
+    with TestClient(create_app(config)) as c:
+        tid = c.post("/api/tables", json={"players": 2, "deals": 2, "sit": False, "seats": [
+            {"kind": "bot", "bot": "easy"}] * 2}).json()["table"]["id"]
+        deadline = time.monotonic() + 60
+        while not any(d["finished"] for d in c.get(f"/api/tables/{tid}/deals").json()["deals"]):
+            assert time.monotonic() < deadline, "no deal finished"
+            time.sleep(0.02)
+        record = c.get(f"/api/tables/{tid}/deals/1/record").json()
+        review = c.get(f"/api/tables/{tid}/deals/1/review").json()["review"]
+        game = get_game("mustamaija")
+        assert review["game"] == "mustamaija" and review["iters"] == 8 and review["names"] == record["names"]
+        assert [d["index"] for d in review["decisions"]] == list(range(len(record["actions"])))
+        assert {d["mark"] for d in review["decisions"]} <= {"best", "inaccuracy", "mistake", "blunder", "forced"}
+        assert [s["seat"] for s in review["seats"]] == [0, 1]
+        assert review["outcome"] == game.outcome_text(game.load_record(record).replay())
+        started = time.monotonic()
+        assert c.get(f"/api/tables/{tid}/deals/1/review").json()["review"] == review  # Kept: not made again.
+        assert time.monotonic() - started < 1.0
+        assert error(c.get(f"/api/tables/{tid}/deals/99/review"), 404, "not_found")

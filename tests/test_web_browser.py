@@ -75,7 +75,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("web")
     proc = subprocess.Popen(
         [sys.executable, "-m", "mustamaija", "serve", "--port", "0", "--db", f"sqlite:///{tmp / 'web.sqlite3'}",
-         "--bot-pace", "0", "--deal-pause", "0.5", "--takeover-after", "600"],
+         "--bot-pace", "0", "--deal-pause", "0.5", "--takeover-after", "600", "--review-iters", "8"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp,
     )
     lines: queue.Queue[str] = queue.Queue()
@@ -327,6 +327,12 @@ def test_lobby_deal_reload_and_replay(server: str, browser: Browser, tmp_path: P
     page.keyboard.press("ArrowLeft")
     assert page.evaluate("document.body.dataset.index") == "4"
     page.keyboard.press("ArrowRight")
+    # Issue 16: the review of the deal, in the viewer: each seat's accuracy, a chart, marks beside the actions.
+    page.click("#btn-review")
+    page.wait_for_selector("#review .review-chart", timeout=60000)
+    assert page.locator("#review .review-seats li").count() == 4
+    assert page.locator("#review .review-chart polyline").count() >= 1
+    assert "accuracy" in page.inner_text("#review")
     _shot(page, "web-replay.png")
     page.keyboard.press("End")
     assert page.evaluate("document.body.dataset.index") == str(frames - 1)

@@ -44,6 +44,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--takeover-after", type=float, default=60.0, metavar="SECONDS",
                    help="default time after which a bot plays for a person who left (default 60)")
     p.add_argument("--bot-workers", type=int, default=1, metavar="N", help="processes for the search bots (default 1)")
+    p.add_argument("--review-iters", type=int, default=100, metavar="N",
+                   help="playouts of a deal review's search at each decision (default 100)")
     p.add_argument("--open-browser", dest="open_browser", action="store_true", default=False,
                    help="open the lobby in a web browser")
     p.add_argument("--no-browser", dest="open_browser", action="store_false", help="do not open a browser (the default)")
@@ -75,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
             raise MustamaijaError(f"--{name.replace('_', '-')} must not be negative")
     if args.bot_workers < 1:
         raise MustamaijaError("--bot-workers must be at least 1")
+    if not 1 <= args.review_iters <= 100_000:
+        raise MustamaijaError("--review-iters must be from 1 to 100000")
     db = database_url(args.db) if args.db else default_db_url(Path(args.data_dir) if args.data_dir else None)
     try:
         sock = socket.create_server((args.host, args.port), reuse_port=False)
@@ -84,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
     config = ServerConfig(db_url=db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
-                          takeover_after=args.takeover_after, bot_workers=args.bot_workers,
+                          takeover_after=args.takeover_after, bot_workers=args.bot_workers, review_iters=args.review_iters,
                           advertise=args.advertise or url)
     try:
         app = create_app(config)

@@ -98,6 +98,8 @@ __all__ = [
     "Review",
     "SeatReview",
     "accuracy",
+    "assemble",
+    "decision_points",
     "describe_review",
     "mark_of",
     "review",
@@ -327,23 +329,39 @@ def review(game: str | Game, record: Any, *, iters: int = DEFAULT_ITERS, worlds:
     bad = [s for s in chosen if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players]
     if bad:
         raise MustamaijaError(f"no seat {bad[0]!r} with {players} players")
-    total = sum(1 for a in record.actions if a.seat in chosen)
-    state = record.start()
+    points, end = decision_points(g, record, chosen)
     decisions = []
-    for i, action in enumerate(record.actions):
-        seat = action.seat
-        view = state.view(seat) if seat in chosen and not state.is_over and state.to_act == seat else None
-        play_indexed(state, i, action)  # A bad record fails here, naming the action, before any search on it.
-        if view is None:
-            continue
+    for i, view, action in points:
         decisions.append(review_decision(g, view, action, index=i, iters=iters, worlds=worlds, seed=seed, seconds=seconds))
         if progress is not None:
-            progress(len(decisions), total)
-    kind = g.result_kind
+            progress(len(decisions), len(points))
+    return assemble(g, record, end, decisions, chosen, iters=iters, worlds=worlds, seed=seed)
+
+
+def decision_points(game: Game, record: Any, seats: Collection[int]) -> tuple[list[tuple[int, Any, Any]], Any]:
+    """Return each decision of ``seats`` to judge, as (index, the acting seat's view, the action), and the final state.
+
+    A server judges the decisions one at a time, so that no review holds a search worker for long.
+    """
+    state = record.start()
+    points = []
+    for i, action in enumerate(record.actions):
+        seat = action.seat
+        view = state.view(seat) if seat in seats and not state.is_over and state.to_act == seat else None
+        play_indexed(state, i, action)  # A bad record fails here, naming the action, before any search on it.
+        if view is not None:
+            points.append((i, view, action))
+    return points, state
+
+
+def assemble(game: Game, record: Any, end: Any, decisions: Sequence[DecisionReview], seats: Collection[int], *,
+             iters: int, worlds: int, seed: int) -> Review:
+    """Return the review of judged ``decisions`` of ``record`` (ending in state ``end``): marks, accuracy, series."""
+    kind = game.result_kind
     low, mid, high = THRESHOLDS.get(kind, THRESHOLDS["loss"])
-    return Review(g.name, players, kind, MEASURES.get(kind, "loss chance"), (low, mid, high), iters, worlds, seed,
-                  len(record.actions), g.outcome_text(state), tuple(decisions),
-                  tuple(_seat_summary(s, decisions, kind) for s in sorted(chosen)))
+    return Review(game.name, int(record.players), kind, MEASURES.get(kind, "loss chance"), (low, mid, high), iters,
+                  worlds, seed, len(record.actions), game.outcome_text(end), tuple(decisions),
+                  tuple(_seat_summary(s, decisions, kind) for s in sorted(seats)))
 
 
 def _budget(iters: int, worlds: int | None) -> int:

@@ -510,6 +510,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return JSONResponse(row["record"], headers={
             "Content-Disposition": f'attachment; filename="{game}-{table_id}-{deal}.json"'})
 
+    @app.get("/api/tables/{table_id}/deals/{deal}/review", tags=["replays"])
+    async def deal_review(table_id: str, deal: DealNumber) -> dict[str, Any]:
+        """Return the review of a finished deal (``mustamaija review``): every decision judged from its seat's view.
+
+        Making one takes a while (a short search at each decision); it is kept once made.
+        """
+        row = _finished(table_id, deal)
+        return {"review": await manager.review(table_id, deal, row["record"])}
+
     @app.get("/api/tables/{table_id}/deals/{deal}/replay", tags=["replays"])
     async def deal_replay(table_id: str, deal: DealNumber) -> dict[str, Any]:
         """Return every position of a finished deal, all hands shown."""

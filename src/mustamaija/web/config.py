@@ -49,6 +49,8 @@ class ServerConfig:
     bot_workers: int = 1
     takeover_bot: str = "medium"
     hint_seconds: float = 1.0
+    review_iters: int = 100
+    """Playouts of a deal review's search at each decision (the review of ``mustamaija review`` at half its budget)."""
     max_body: int = 64 * 1024
     max_message: int = 8 * 1024
     ws_burst: int = 20

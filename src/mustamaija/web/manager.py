@@ -19,6 +19,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +42,8 @@ log = logging.getLogger("mustamaija.web")
 _MAX_MISSED = 500
 _QUEUE_LIMIT = 2000
 _MAX_HINTS = 2  # Hints run at once; each takes up to hint_seconds of a core.
+_MAX_REVIEWS = 2  # Deal reviews made at once (each decision a short search, in turn with the other searches).
+_KEEP_REVIEWS = 64
 
 
 Message = dict[str, Any] | str | None
@@ -101,6 +104,14 @@ def _clean_name(name: object, fallback: str) -> str:
     return text or fallback
 
 
+def _review_point(game_name: str, view: Any, action: Any, index: int, iters: int) -> Any:
+    """Judge one decision of a deal review from the acting seat's view (in a worker process)."""
+    from mustamaija.core.registry import get_game
+    from mustamaija.search.review import review_decision
+
+    return review_decision(get_game(game_name), view, action, index=index, iters=iters, seed=0)
+
+
 def _hint_json(game_name: str, view: Any, seconds: float) -> dict[str, Any]:
     """Return the hint of :mod:`mustamaija.search.hints` for the view's seat, in about ``seconds``, as JSON.
 
@@ -124,6 +135,8 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self.subscribers: dict[str, set[Subscriber]] = {}
         self.chats: dict[str, ChatRoom] = {}  # In memory only: chat leaves with its table.
+        self._reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()  # The last reviews made.
+        self._reviewing: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
         self._spectators_seen = 0
         self._wake: dict[str, asyncio.Event] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
@@ -453,6 +466,54 @@ class TableManager:
             self._broadcast(table, [])  # The others see who is ready.
         self._wake_up(table)
         return table
+
+    async def review(self, table_id: str, deal: int, record: Any) -> dict[str, Any]:
+        """Return the review of a finished deal (its stored ``record`` JSON): every decision judged from its seat's view.
+
+        The decisions are judged one at a time in the search pool, so a review never holds a worker for long
+        and other tables' searches take their turns in between. Asking again while a review is being made
+        waits for it; the last :data:`_KEEP_REVIEWS` reviews are kept.
+        """
+        key = (table_id, deal)
+        done = self._reviews.get(key)
+        if done is not None:
+            self._reviews.move_to_end(key)
+            return done
+        running = self._reviewing.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        if len(self._reviewing) >= _MAX_REVIEWS:
+            raise ApiError("rate_limited", f"the server is making {_MAX_REVIEWS} reviews already: ask again in a minute")
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._reviewing[key] = future
+        try:
+            result = await self._make_review(table_id, record)
+            future.set_result(result)
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # Retrieved: those waiting get it; nobody else must be warned of it.
+            raise
+        finally:
+            del self._reviewing[key]
+        self._reviews[key] = result
+        while len(self._reviews) > _KEEP_REVIEWS:
+            self._reviews.popitem(last=False)
+        return result
+
+    async def _make_review(self, table_id: str, record_json: Any) -> dict[str, Any]:
+        from mustamaija.search.review import assemble, decision_points
+
+        table = self.get(table_id)
+        game = table.game
+        record = game.load_record(record_json)
+        seats = range(record.players)
+        points, end = decision_points(game, record, seats)
+        iters = self.config.review_iters
+        decisions = [await self.runner.search(table_id, _review_point, game.name, view, action, index, iters)
+                     for index, view, action in points]
+        out = assemble(game, record, end, decisions, seats, iters=iters, worlds=max(1, iters // 2), seed=0).to_json()
+        out["names"] = record.seat_names()
+        return out
 
     async def hint(self, table_id: str, seat: int | None) -> dict[str, Any]:
         """Return a hint for ``seat``, from its view only, if the table allows hints."""

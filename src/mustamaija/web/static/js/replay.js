@@ -7,6 +7,7 @@ import { $, el } from "./dom.js";
 import * as motion from "./motion.js";
 import { mountSettings, onChange } from "./settings.js";
 import * as sound from "./sound.js";
+import { offerReview } from "./review.js";
 
 const view = { replay: null, layout: null, index: 0, timer: null, fileName: "record.json" };
 const loaded = {};
@@ -185,6 +186,7 @@ async function loadTableDeal(tableId, deal) {
   try {
     const replay = await api(`/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/replay`);
     await show(replay, `${title} · ${label}`, `${replay.game}-${tableId}-deal-${deal}.json`);
+    offerReview(api, tableId, deal);
   } catch (e) {
     $("frame-text").textContent = `This deal cannot be shown: ${e.message}`;
     $("import-panel").hidden = false;
