@@ -406,3 +406,30 @@ def test_a_finished_deal_can_be_reviewed_and_the_review_is_kept() -> None:
         assert c.get(f"/api/tables/{tid}/deals/1/review").json()["review"] == review  # Kept: not made again.
         assert time.monotonic() - started < 1.0
         assert error(c.get(f"/api/tables/{tid}/deals/99/review"), 404, "not_found")
+
+
+def test_a_turn_clock_lets_a_bot_move_for_a_person_who_runs_out_of_time() -> None:
+    # Issue 16: a visible turn clock for people, when the table has one, and the take-over countdown.
+    config = ServerConfig(bot_pace=0.0, deal_pause=0.0, http_burst=100000)
+    with TestClient(create_app(config)) as c:
+        assert error(c.post("/api/tables", json={"turn_seconds": 1}), 400, "bad_request")  # At least 3 s.
+        created = c.post("/api/tables", json={"players": 2, "turn_seconds": 3, "seats": [
+            {"kind": "person"}, {"kind": "bot", "bot": "easy"}]}).json()
+        tid, token = created["table"]["id"], created["token"]
+        mine = wait_turn(c, tid, token)
+        clock = mine["table"]["clock"]
+        assert mine["table"]["turn_seconds"] == 3 and clock["seat"] == 0 and clock["kind"] == "turn"
+        assert 0 < clock["in"] <= 3
+        version = mine["table"]["version"]
+        deadline = time.monotonic() + 10
+        while c.get(f"/api/tables/{tid}").json()["table"]["version"] == version:
+            assert time.monotonic() < deadline, "the turn clock ran out and nobody moved"
+            time.sleep(0.05)
+        events = c.app.state.manager.store.events_since(tid, 0)  # type: ignore[attr-defined]
+        mine_moves = [e for e in events if e["kind"] == "action" and e["seat"] == 0]
+        assert mine_moves[0]["by"] == "clock"
+        # Without a clock, nobody moves for a person who is here.
+        calm = c.post("/api/tables", json={"players": 2, "seats": [
+            {"kind": "person"}, {"kind": "bot", "bot": "easy"}]}).json()
+        calm_state = wait_turn(c, calm["table"]["id"], calm["token"])
+        assert calm_state["table"]["clock"] is None or calm_state["table"]["clock"]["kind"] == "takeover"

@@ -610,6 +610,20 @@ def test_people_at_a_table_chat_and_spectators_have_their_own_channel(server: st
     assert not errors, errors
 
 
+def test_the_turn_clock_counts_down_on_the_page(server: str, browser: Browser) -> None:
+    # Issue 16: a visible turn clock for people, when the table has one.
+    page, _ = _seat_page(server, browser, {"players": 2, "turn_seconds": 60, "seats": [
+        {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+    page.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
+    first = page.inner_text("#turn-clock")
+    match = re.search(r"⏱ (\d+) s to move", first)
+    assert match and 50 <= int(match.group(1)) <= 60, first
+    page.wait_for_function(f"() => !document.querySelector('#turn-clock').textContent.includes('⏱ {match.group(1)} s')")
+    later = re.search(r"⏱ (\d+) s to move", page.inner_text("#turn-clock"))
+    assert later and int(later.group(1)) < int(match.group(1))
+    page.close()
+
+
 def test_card_module_agrees_with_the_engine(server: str, browser: Browser) -> None:
     """The page's card names, spoken names and hand order are the engine's (``card_symbol``, ``sort_hand``)."""
     rng = random.Random(7)

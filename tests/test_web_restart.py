@@ -55,7 +55,7 @@ def my_turn(base: str, table: str, token: str) -> bool:
 
 
 def without_presence(body: dict[str, Any]) -> dict[str, Any]:
-    table = {k: v for k, v in body["table"].items() if k != "seats"}
+    table = {k: v for k, v in body["table"].items() if k not in ("seats", "clock")}  # The clock counts presence too.
     seats = [{k: v for k, v in s.items() if k not in ("online", "gone_for")} for s in body["table"]["seats"]]
     return {"table": table, "seats": seats, "state": body["state"], "seq": body["seq"]}
 

@@ -84,6 +84,8 @@ class CreateTable(BaseModel):
     private: bool = False
     hints: bool = True
     takeover_after: float | None = Field(default=None, ge=0, le=3600)
+    turn_seconds: float | None = Field(default=None, ge=3, le=600,
+                                       description="a clock for each person's turn: when it runs out, a bot makes the move")
     sit: bool = True
     player_name: str | None = Field(default=None, max_length=40)
 

@@ -96,6 +96,8 @@ class LiveTable:
     state: Any = None
     match_first_deal: int = 1
     result_deals: list[int] = field(default_factory=list)
+    turn_started: float = field(default_factory=time.time)
+    """When the seat to act got its turn (the turn clock counts from here)."""
     next_deal_at: float | None = None
     """When the next deal of the match starts at the latest (epoch seconds), while a finished deal is shown."""
     ready: set[int] = field(default_factory=set)
@@ -154,13 +156,47 @@ class LiveTable:
                 and now - seat.gone_since >= self.takeover_after)
 
     def bot_for(self, s: int, now: float) -> tuple[str, str] | None:
-        """Return (bot spec, ``"bot"`` or ``"takeover"``) when a bot acts for seat ``s``, else ``None``."""
+        """Return (bot spec, ``"bot"``, ``"takeover"`` or ``"clock"``) when a bot acts for seat ``s``, else ``None``.
+
+        ``"clock"``: the seat's person let the table's turn clock run out, so a bot makes this one move.
+        """
         seat = self.seats[s]
         if seat.kind == "bot":
             return seat.bot or DEFAULT_BOT, "bot"
         if self.taken_over(s, now):
             return str(self.config.get("takeover_bot") or DEFAULT_BOT), "takeover"
+        deadline = self.turn_deadline(s)
+        if deadline is not None and now >= deadline:
+            return str(self.config.get("takeover_bot") or DEFAULT_BOT), "clock"
         return None
+
+    def turn_deadline(self, s: int) -> float | None:
+        """Return when seat ``s``'s turn clock runs out, if the table has one and ``s`` is a person to act now."""
+        limit = self.config.get("turn_seconds")
+        state = self.state
+        if not limit or self.status != "playing" or state is None or state.is_over or state.to_act != s:
+            return None
+        return self.turn_started + float(limit) if self.seats[s].kind == "person" else None
+
+    def clock(self, now: float) -> dict[str, Any] | None:
+        """Return the clock the seat to act plays against: its turn clock, or the time until a bot takes over."""
+        state = self.state
+        if self.status != "playing" or state is None or state.is_over:
+            return None
+        s = state.to_act
+        seat = self.seats[s]
+        if seat.kind != "person":
+            return None
+        found = []
+        turn = self.turn_deadline(s)
+        if turn is not None:
+            found.append((turn, "turn"))
+        if seat.taken and seat.gone_since is not None:
+            found.append((seat.gone_since + self.takeover_after, "takeover"))
+        if not found:
+            return None
+        at, kind = min(found)
+        return {"seat": s, "kind": kind, "at": round(at, 3), "in": round(max(0.0, at - now), 1)}
 
     def _match(self) -> Any:
         """Return the match, or an empty one to show while the table waits for people."""
@@ -202,6 +238,8 @@ class LiveTable:
             "private": bool(c.get("private")),
             "hints": bool(c.get("hints")),
             "takeover_after": self.takeover_after,
+            "turn_seconds": self.config.get("turn_seconds"),
+            "clock": self.clock(t),
             "next_deal": ({"at": self.next_deal_at, "in": round(max(0.0, self.next_deal_at - t), 1),
                            "ready": sorted(self.ready)} if self.next_deal_at is not None else None),
             "version": self.version,
@@ -288,6 +326,7 @@ class LiveTable:
         deck = list(cards_of(self.game.deck(self.players)))
         secrets.SystemRandom().shuffle(deck)
         self.state = self.renderer.next_deal(self.match, tuple(deck))
+        self.turn_started = time.time()
         self.next_deal_at = None
         self.ready.clear()
         self.deal_no += 1
@@ -341,6 +380,7 @@ class LiveTable:
         except MustamaijaError as e:
             raise ApiError("bad_request", f"bad action: {e}") from None
         self.version += 1
+        self.turn_started = time.time()
         own, *more = renderer.events(before, self.public_view(), action)
         events = [self.event(own.pop("kind"), deal=self.deal_no, version=self.version, seat=action.seat, by=by, **own)]
         events += [self.event(e.pop("kind"), deal=self.deal_no, **e) for e in more]
@@ -432,5 +472,6 @@ def check_config(body: Mapping[str, Any], takeover_default: float,
         "private": bool(body.get("private")),
         "hints": body.get("hints", True) is not False,
         "takeover_after": float(takeover_default if takeover is None else takeover),
+        "turn_seconds": float(body["turn_seconds"]) if body.get("turn_seconds") else None,
     }
     return config, seats

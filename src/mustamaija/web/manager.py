@@ -691,11 +691,10 @@ class TableManager:
         now = time.time()
         bot = table.bot_for(seat, now)
         if bot is None:
-            gone = table.seats[seat].gone_since
-            if gone is not None:
-                # Come back when the takeover time is up, unless something happens first.
-                asyncio.get_running_loop().call_later(max(0.0, gone + table.takeover_after - now) + 0.05,
-                                                      self._wake_up, table)
+            clock = table.clock(now)
+            if clock is not None:
+                # Come back when the turn clock or the takeover time is up, unless something happens first.
+                asyncio.get_running_loop().call_later(clock["at"] - now + 0.05, self._wake_up, table)
             return False
         version = table.version
         if self.config.bot_pace > 0:

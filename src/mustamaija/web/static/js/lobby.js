@@ -209,6 +209,8 @@ function createBody() {
   }
   const takeover = $("takeover").value.trim();
   if (takeover !== "") body.takeover_after = Number(takeover);
+  const clock = $("turn-seconds").value.trim();
+  if (clock !== "") body.turn_seconds = Number(clock);
   const tableName = $("table-name").value.trim();
   if (tableName) body.name = tableName;
   return body;

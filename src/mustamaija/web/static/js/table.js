@@ -175,6 +175,7 @@ function setTable(meta, state, cues = []) {
   if (app.seat != null && app.token) describeSeat(tableId, { name: meta.name, title: meta.title });
   // The next deal's start, on this page's clock (the server's "in" at the time the message came).
   app.nextDealAt = meta.next_deal ? now + meta.next_deal.in * 1000 : null;
+  app.clockAt = meta.clock ? now + meta.clock.in * 1000 : null;
   const key = state ? `${state.deal}:${state.actions}:${state.to_act}` : "";
   let plan = null;
   if (key !== app.stateKey) {
@@ -517,6 +518,27 @@ function renderStatus() {
   st.hidden = !text;
   st.textContent = text;
   st.classList.toggle("mine", Boolean(mine));
+  const clock = el("span", "clock");
+  clock.id = "turn-clock";
+  st.append(clock);
+  tickClock();
+}
+
+/** Return the words of the clock the seat to act plays against, on this page's clock ("" without one). */
+function clockText() {
+  const c = app.meta && app.meta.clock;
+  if (!c || app.clockAt == null) return "";
+  const left = Math.max(0, Math.ceil((app.clockAt - Date.now()) / 1000));
+  if (c.kind === "turn") return c.seat === app.seat ? ` · ⏱ ${left} s to move` : ` · ⏱ ${name(c.seat)}: ${left} s`;
+  return ` · a bot plays for ${c.seat === app.seat ? "you" : name(c.seat)} in ${left} s`;
+}
+
+function tickClock() {
+  const clock = $("turn-clock");
+  if (!clock) return;
+  clock.textContent = clockText();
+  const c = app.meta && app.meta.clock;
+  clock.classList.toggle("urgent", Boolean(c && c.kind === "turn" && app.clockAt - Date.now() < 10000));
 }
 
 /** Draw the end of a deal: the result in the game's words, the replay link, and rematch once the match is over. */
@@ -737,6 +759,7 @@ function init() {
   setInterval(() => {
     const when = $("next-deal-text");
     if (when && app.meta) when.textContent = nextDealText();
+    tickClock();
     if (app.meta && app.layout && app.meta.seats.some((x) => x.kind === "person" && x.taken && !x.online)) {
       app.layout.renderSeats($("seats"));
       const seat = app.seat ?? 0;
