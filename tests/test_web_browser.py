@@ -126,6 +126,9 @@ def _shot(page: Page, name: str, **kw: Any) -> None:
     if os.environ.get("MUSTAMAIJA_SCREENSHOTS") == "1":
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.evaluate("window.scrollTo(0, 0)")
+        # A picture of cards in flight shows ghosts: wait until the motion is over.
+        page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')",
+                               timeout=10000)
         page.screenshot(path=str(SHOTS / name), **kw)
 
 
