@@ -7,9 +7,8 @@ the hint uses only what the seat can know (:mod:`mustamaija.search.hints`).
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
+from mustamaija.cli.options import failed, print_json
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.search.hints import METHODS
 
@@ -42,11 +41,9 @@ def run(args: argparse.Namespace) -> int:
         view = view_for(game, record, args.seat)
         result = hint(game, view, method=args.method, iters=args.iters, seconds=args.time, seed=args.seed)
     except MustamaijaError as e:
-        print(f"{args.file}: {e}", file=sys.stderr)
-        return 1
+        return failed(args.file, e)
     if args.json:
-        print(json.dumps(result.to_json()), flush=True)
-        return 0
+        return print_json(result.to_json())
     best = result.best
     print(f"Seat {result.seat} is to act ({result.phase}).")
     if best is not None:

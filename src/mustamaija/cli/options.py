@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, game_names
 
-__all__ = ["add_game_arguments", "game_rules"]
+__all__ = ["add_game_arguments", "failed", "game_rules", "print_json"]
 
 
 def add_game_arguments(p: argparse.ArgumentParser) -> None:
@@ -59,3 +60,15 @@ def game_rules(args: argparse.Namespace, game: Game) -> tuple[Any, str | None]:
         return game.rules_from_json(_rules_json(args.rules)), None
     preset = args.preset or game.presets[0]
     return game.make_rules(preset), preset
+
+
+def failed(path: str, error: Exception) -> int:
+    """Say on standard error why a file could not be handled, naming it; return the exit status 1."""
+    print(f"{path}: {error}", file=sys.stderr)
+    return 1
+
+
+def print_json(obj: Any) -> int:
+    """Print one JSON object on a line (``--json``); return the exit status 0."""
+    print(json.dumps(obj), flush=True)
+    return 0

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 import time
 from collections.abc import Callable, Iterator
 
+from mustamaija.cli.options import failed, print_json
 from mustamaija.core.errors import MustamaijaError
 
 
@@ -78,11 +78,9 @@ def run(args: argparse.Namespace) -> int:
             result = review(game, record, iters=args.iters, worlds=args.worlds, seed=args.seed, seats=args.seat,
                             seconds=args.time, progress=progress)
     except MustamaijaError as e:
-        print(f"{args.file}: {e}", file=sys.stderr)
-        return 1
+        return failed(args.file, e)
     if args.json:
-        print(json.dumps(result.to_json()), flush=True)
-        return 0
+        return print_json(result.to_json())
     for line in describe_review(result, title=f"{args.file} ({game.title})", names=record.seat_names()):
         print(line)
     print(f"\nReviewed in {time.perf_counter() - start:.1f} s.")
