@@ -27,6 +27,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--list", action="store_true", help="print the puzzles and leave")
     p.add_argument("--answer", metavar="CARDS", help="check this first move (such as '9H 4H') and print the verdict")
     p.add_argument("--position", action="store_true", help="print the puzzle's position (docs/formats.md JSON) and leave")
+    p.add_argument("--file", metavar="FILE", help="use the puzzles of this file (such as mined ones) instead of the game's own")
+    p.add_argument("--mine", nargs="+", metavar="PATH",
+                   help="find puzzles in played deals: record files, or folders of them (tournament --out, web exports); "
+                        "print the puzzle file (or write it to --out) and leave")
+    p.add_argument("--out", metavar="FILE", help="with --mine: write the puzzles to this file")
     p.set_defaults(run=run)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from mustamaija.core.cards import parse_cards
 from mustamaija.core.errors import IllegalActionError, MustamaijaError
@@ -18,9 +19,50 @@ from mustamaija.games.mustamaija.puzzles import LEVELS, PuzzleGame, load_puzzles
 __all__ = ["run"]
 
 
+def _mine(paths: list[str], out: str | None) -> int:
+    """Find puzzles in the records at ``paths`` (files or folders); print or write the puzzle file."""
+    from mustamaija.cli.replay import load_record
+    from mustamaija.games.mustamaija.puzzles.maker import dumps
+    from mustamaija.games.mustamaija.puzzles.mining import mine
+
+    files: list[Path] = []
+    for path in map(Path, paths):
+        files.extend(sorted(path.rglob("*.json")) if path.is_dir() else [path])
+    records, skipped = [], 0
+    for file in files:
+        try:
+            game, record = load_record(str(file))
+        except MustamaijaError:
+            skipped += 1  # Not a record (a summary, a puzzle file): nothing to mine.
+            continue
+        if game.name == "mustamaija":
+            records.append(record)
+        else:
+            skipped += 1
+    puzzles = mine(records)
+    text = dumps(puzzles)
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    levels = ", ".join(f"{sum(p.level == level for p in puzzles)} {level}" for level in LEVELS)
+    print(f"{len(puzzles)} puzzles ({levels}) from {len(records)} deals"
+          + (f"; {skipped} files were not Mustamaija records" if skipped else "")
+          + (f"; written to {out}" if out else ""), file=sys.stderr)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
-    """List, check or play the puzzles (``args``: ``id``, ``level``, ``list``, ``answer``, ``position``)."""
-    puzzles = load_puzzles()
+    """List, check, play or mine the puzzles (``args``: ``id``, ``level``, ``list``, ``answer``, ``position``, ``file``, ``mine``)."""
+    if getattr(args, "mine", None):
+        return _mine(args.mine, args.out)
+    if getattr(args, "file", None):
+        try:
+            puzzles = load_puzzles(Path(args.file).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise MustamaijaError(f"{args.file}: cannot read the puzzles ({e})") from None
+    else:
+        puzzles = load_puzzles()
     if args.level:
         if args.level not in LEVELS:
             raise MustamaijaError(f"unknown level {args.level!r} (levels: {', '.join(LEVELS)})")
@@ -28,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     index = None
     if args.id is not None:
         ids = [p.id for p in puzzles]
-        key = args.id.zfill(2)
+        key = args.id if args.id in ids else args.id.zfill(2)
         if key not in ids:
             raise MustamaijaError(f"no puzzle {args.id!r} (puzzles: {', '.join(ids)})")
         index = ids.index(key)
