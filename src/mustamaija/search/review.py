@@ -355,8 +355,13 @@ def decision_points(game: Game, record: Any, seats: Collection[int]) -> tuple[li
 
 
 def assemble(game: Game, record: Any, end: Any, decisions: Sequence[DecisionReview], seats: Collection[int], *,
-             iters: int, worlds: int, seed: int) -> Review:
-    """Return the review of judged ``decisions`` of ``record`` (ending in state ``end``): marks, accuracy, series."""
+             iters: int, worlds: int | None = None, seed: int) -> Review:
+    """Return the review of judged ``decisions`` of ``record`` (ending in state ``end``): marks, accuracy, series.
+
+    ``iters`` and ``worlds`` are the budget the decisions were judged with (``worlds`` by default as
+    :func:`review_decision` takes it).
+    """
+    worlds = _budget(iters, worlds)
     kind = game.result_kind
     low, mid, high = THRESHOLDS.get(kind, THRESHOLDS["loss"])
     return Review(game.name, int(record.players), kind, MEASURES.get(kind, "loss chance"), (low, mid, high), iters,

@@ -420,10 +420,8 @@ class TableManager:
         plies = table.state.nlog
         events = table.apply(action, by)
         # A move no choice could change is played at once, in the same change: nobody is ever shown it to make.
-        decided = None if table.state.is_over else table.game.decided_action(table.state)
-        while decided is not None:
+        while not table.state.is_over and (decided := table.game.decided_action(table.state)) is not None:
             events += table.apply(decided, "rule")
-            decided = None if table.state.is_over else table.game.decided_action(table.state)
         if table.state.is_over and not table.match.over and self.config.deal_pause > 0:
             table.next_deal_at = time.time() + self.config.deal_pause  # The result is shown until then, or all are ready.
         self._write(table.id, table=table.table_row(), **table.stored_rows(plies), events=events)
@@ -511,7 +509,7 @@ class TableManager:
         iters = self.config.review_iters
         decisions = [await self.runner.search(table_id, _review_point, game.name, view, action, index, iters)
                      for index, view, action in points]
-        out = assemble(game, record, end, decisions, seats, iters=iters, worlds=max(1, iters // 2), seed=0).to_json()
+        out = assemble(game, record, end, decisions, seats, iters=iters, seed=0).to_json()
         out["names"] = record.seat_names()
         return out
 
