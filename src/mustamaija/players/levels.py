@@ -1,7 +1,7 @@
 """Strength levels and bot labels, for every game: what the terminal game, the web lobby and hints offer.
 
 A seat's bot is given as a *level* or as a bot spec of the registry
-(``heuristic``, ``pimc:time=2``). Each game names the spec of every level
+(``heuristic``, ``pimc:iters=1000``). Each game names the spec of every level
 (:attr:`~mustamaija.core.protocol.Game.levels`); for the default game:
 
 ==========  =====================================================
@@ -9,8 +9,15 @@ level       bot
 ==========  =====================================================
 ``easy``    ``random``: a uniformly random legal move
 ``medium``  ``heuristic``: the strategy knowledge of docs/rules.md
-``hard``    ``pimc:time=0.5``: the search bot, half a second an action
-``expert``  ``pimc:time=2``: the search bot, two seconds an action
+``hard``    ``pimc:iters=250:time=2``: the search bot, 250 playouts an action
+``expert``  ``pimc:iters=1000:time=4``: the search bot, 1,000 playouts an action
+==========  =====================================================
+
+Levels count playouts, not seconds, so that a level is as strong on a slow
+or busy machine as on a fast one; the ``time`` after them is a wall-clock
+cap for safety, which an idle machine never reaches.
+
+==========  =====================================================
 ==========  =====================================================
 
 >>> resolve_level("medium"), resolve_level("ismcts:iters=50"), resolve_level("search")
@@ -88,18 +95,23 @@ def make_player(spec: str, seed: int, game: str | Game = DEFAULT_GAME) -> Any:
 
 
 def describe_bot(spec: str, game: str | Game = DEFAULT_GAME) -> str:
-    """Return a short label for a level or spec, such as ``"hard · search 0.5 s"``.
+    """Return a short label for a level or spec, such as ``"hard · search 250 playouts"``.
 
     >>> describe_bot("hard"), describe_bot("heuristic"), describe_bot("pimc:samples=60")
-    ('hard · search 0.5 s', 'heuristic', 'search 60 samples')
+    ('hard · search 250 playouts', 'heuristic', 'search 60 samples')
+    >>> describe_bot("pimc:time=0.5")
+    'search 0.5 s'
     """
     low = spec.strip().lower()
     resolved = resolve_level(spec, game)
     name, _, params = resolved.partition(":")
     label = "search" if name in ("pimc", "ismcts") else name
-    for item in params.split(":") if params else []:
-        key, _, value = item.partition("=")
-        label += f" {value} s" if key == "time" else f" {value} {key}" if key == "samples" else f" {key}={value}"
+    items = dict(item.partition("=")[::2] for item in params.split(":")) if params else {}
+    for key, value in items.items():
+        if key == "time" and ("iters" in items or "samples" in items):
+            continue  # Only a wall-clock cap: the playouts say how strong the bot is.
+        words = {"time": "s", "samples": "samples", "iters": "playouts" if name == "pimc" else "iterations"}
+        label += f" {value} {words[key]}" if key in words else f" {key}={value}"
     return f"{low} · {label}" if low in get_game(game).levels else label
 
 

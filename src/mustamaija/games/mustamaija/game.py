@@ -35,8 +35,15 @@ OBS_SIZE: Final = 1056
 """The observation length of :mod:`~mustamaija.games.mustamaija.observation` (checked there)."""
 
 
-LEVELS: Final = {"easy": "random", "medium": "heuristic", "hard": "pimc:time=0.5", "expert": "pimc:time=2"}
-"""The bot of each strength level: the search's time grows with the level."""
+LEVELS: Final = {"easy": "random", "medium": "heuristic", "hard": "pimc:iters=250:time=2", "expert": "pimc:iters=1000:time=4"}
+"""The bot of each strength level: the search's playouts grow with the level.
+
+A level is a number of playouts, not of seconds, so that it means the same
+strength on any machine and under any load (about 0.25 s and 1 s of CPU time
+for the costliest decision, the 4-player opening, on the development
+machine). The ``time`` is a wall-clock safety cap only: on a machine so
+busy that the playouts would take longer, a web table still moves.
+"""
 
 
 class MustamaijaGame(
