@@ -26,10 +26,13 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
+from types import FrameType
 from typing import Any, Final, Protocol
 
 from mustamaija.core.errors import MustamaijaError
@@ -37,7 +40,7 @@ from mustamaija.tournament.runner import GameResult, ProgressFn, TournamentSetti
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BACKENDS", "Backend", "get_backend", "run_local", "run_ray"]
+__all__ = ["BACKENDS", "Backend", "get_backend", "run_local", "run_ray", "stop_workers"]
 
 
 class Backend(Protocol):
@@ -86,17 +89,65 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
     done = 0
     paths = import_paths()
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending: set[Future[list[tuple[GameResult, str | None]]]] = {
-            pool.submit(_play_batch, settings, batch, with_records, paths) for batch in _batches(total, jobs)
-        }
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for f in finished:
-                done += _collect(f.result(), settings, out_dir, games)
-            if progress is not None:
-                progress(done, total)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start)
+    try:
+        with _terminated_as_exit():
+            pending: set[Future[list[tuple[GameResult, str | None]]]] = {
+                pool.submit(_play_batch, settings, batch, with_records, paths) for batch in _batches(total, jobs)
+            }
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    done += _collect(f.result(), settings, out_dir, games)
+                if progress is not None:
+                    progress(done, total)
+    except BaseException:
+        stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
     return games
+
+
+def _worker_start() -> None:
+    """Let a worker ignore Ctrl-C, which reaches the whole process group: the command stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
+    """Cancel a pool's queued work and end its worker processes now (terminate, then kill), reaping every one.
+
+    ``shutdown`` alone waits for the batches being played, which may take
+    minutes; an interrupted or failed tournament must leave no process behind.
+    """
+    # The pool's processes are private (Python 3.14 adds terminate_workers); they are read before shutdown drops them.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    deadline = time.monotonic() + grace
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join()
+
+
+@contextlib.contextmanager
+def _terminated_as_exit() -> Iterator[None]:
+    """Turn SIGTERM into ``SystemExit`` while the block runs (main thread only), so that the workers are stopped."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _exit(signum: int, _frame: FrameType | None) -> None:
+        raise SystemExit(128 + signum)
+
+    before = signal.signal(signal.SIGTERM, _exit)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def ray_token_path() -> Path | None:

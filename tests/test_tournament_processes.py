@@ -1,0 +1,108 @@
+"""A ``--jobs`` tournament leaves no process behind: when it ends, is interrupted, is terminated or fails.
+
+Each command runs in its own process group (as a shell job does), so every
+process it started, workers and multiprocessing's helpers included, is found
+by that group; the signal is sent to the command alone, the harshest case
+for cleanup, since a terminal's Ctrl-C also reaches the workers.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+Starter = Callable[[list[str]], "subprocess.Popen[bytes]"]
+
+_SLOW = ["--bots", "pimc:iters=400,heuristic", "--players", "2", "--deals", "2000", "--jobs", "2"]
+
+
+def _group(pgid: int) -> list[int]:
+    """Return the live processes of a process group (zombies are not alive: they only wait to be reaped)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Callable[[list[str]], subprocess.Popen[bytes]]]:
+    """Start ``mustamaija tournament ARGS`` in its own process group; whatever a failed test leaves is killed."""
+    started: list[int] = []
+
+    def run(args: list[str]) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen([sys.executable, "-m", "mustamaija", "tournament", *args], cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        started.append(proc.pid)
+        return proc
+
+    yield run
+    for pgid in started:
+        for pid in _group(pgid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _wait_for_workers(proc: subprocess.Popen[bytes], count: int) -> None:
+    deadline = time.monotonic() + 60
+    while len(_group(proc.pid)) < count + 1:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the workers never started"
+        time.sleep(0.2)
+    time.sleep(1.0)  # Let the workers take their first batches.
+
+
+def _assert_group_empty(pgid: int, within: float = 15.0) -> None:
+    deadline = time.monotonic() + within
+    while _group(pgid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = _group(pgid)
+    assert not left, f"processes left behind: {left}"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_tournament_stops_its_workers_at_once(sig: signal.Signals, start: Starter) -> None:
+    proc = start(_SLOW)
+    _wait_for_workers(proc, 2)
+    began = time.monotonic()
+    proc.send_signal(sig)
+    proc.communicate(timeout=30)
+    assert time.monotonic() - began < 10, "the command waited for its workers' batches"
+    assert proc.returncode != 0
+    _assert_group_empty(proc.pid)
+
+
+def test_a_finished_tournament_leaves_no_process(start: Starter) -> None:
+    proc = start(["--bots", "heuristic,random", "--players", "2", "--deals", "20", "--jobs", "2"])
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+    assert b"loss" in out.lower()
+    _assert_group_empty(proc.pid, within=5)
+
+
+def test_a_failing_bot_stops_the_tournament_and_its_workers(start: Starter, tmp_path: Path) -> None:
+    (tmp_path / "failing_bot.py").write_text(
+        "class Bot:\n"
+        "    name = 'failing'\n"
+        "    def __init__(self, game=None, seed=0, **kw):\n"
+        "        self.seed = seed\n"
+        "    def act(self, view):\n"
+        "        raise RuntimeError('this bot gives up')\n"
+    )
+    proc = start(["--bots", "failing_bot:Bot,heuristic", "--players", "2", "--deals", "400", "--jobs", "2"])
+    _out, err = proc.communicate(timeout=120)
+    assert proc.returncode != 0
+    assert b"this bot gives up" in err
+    _assert_group_empty(proc.pid)
