@@ -21,7 +21,7 @@ __all__ = ["BOTS", "HeuristicPlayer", "PimcPlayer", "heuristic_step"]
 def _heuristic(params: Mapping[str, Any], seed: int) -> HeuristicPlayer:
     if params:
         raise ValueError(f"the Black Maria heuristic takes no parameters, got {', '.join(params)}")
-    return HeuristicPlayer()
+    return HeuristicPlayer(seed)
 
 
 def _pimc(params: Mapping[str, Any], seed: int) -> PimcPlayer:

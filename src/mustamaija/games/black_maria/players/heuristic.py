@@ -25,6 +25,8 @@ facts) as a fast rollout policy for search.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Final
 
 from mustamaija.core.cards import HEARTS, SPADES, SUIT_MASKS, cards_of
@@ -42,8 +44,12 @@ _IN_PLAY: Final = {n: in_play(n) for n in range(3, 8)}
 _DUMP_ORDER: Final = {QS: 300, KS: 200, AS: 150}
 
 
-def pass_choice(hand: int, count: int) -> int:
-    """Return the mask of the ``count`` cards to pass from ``hand`` (B3, strategy notes)."""
+def pass_choice(hand: int, count: int, tie: Sequence[float] | None = None) -> int:
+    """Return the mask of the ``count`` cards to pass from ``hand`` (B3, strategy notes).
+
+    ``tie`` gives every card a key that orders cards of equal score (none:
+    the higher card first); the other choices below take it too.
+    """
     spades = hand & SUIT_MASKS[SPADES]
     low_spades = (spades & ((1 << QS) - 1)).bit_count()
     guarded = low_spades >= 4
@@ -62,27 +68,28 @@ def pass_choice(hand: int, count: int) -> int:
             score = float(rank) + (25 if rank == 12 else 15 if rank == 11 else 0)
             if suit == void_suit:
                 score += 12
-        scores.append((score, c))
+        scores.append((score, c if tie is None else tie[c], c))
     scores.sort(reverse=True)
-    return sum(1 << c for _, c in scores[:count])
+    return sum(1 << c for _, _, c in scores[:count])
 
 
-def _pass_step(hand: int, sel: int, count: int) -> int:
-    want = pass_choice(hand, count) & ~sel
+def _pass_step(hand: int, sel: int, count: int, tie: Sequence[float] | None = None) -> int:
+    want = pass_choice(hand, count, tie) & ~sel
     return (want & -want).bit_length() - 1  # Steps go in rising card order.
 
 
-def play_choice(hand: int, legal: int, trick: tuple[int, ...], led: int, players: int, played: int) -> int:
-    """Return the card to play from the public facts and the actor's hand."""
+def play_choice(hand: int, legal: int, trick: tuple[int, ...], led: int, players: int, played: int,
+                tie: Sequence[float] | None = None) -> int:
+    """Return the card to play from the public facts and the actor's hand (``tie``: as for :func:`pass_choice`)."""
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     out = _IN_PLAY[players] & ~played & ~hand  # Cards some other seat holds.
     qs_out = bool(out >> QS & 1)
     if led < 0:
-        return _lead(hand, legal, out, qs_out)
+        return _lead(hand, legal, out, qs_out, tie)
     follow = hand & SUIT_MASKS[led]
     if not follow:
-        return _discard(hand, legal)
+        return _discard(hand, legal, tie)
     top = max(c for c in trick if c // 13 == led)
     last = len(trick) == players - 1
     under = follow & ((1 << top) - 1)
@@ -104,21 +111,23 @@ def play_choice(hand: int, legal: int, trick: tuple[int, ...], led: int, players
     return min(pool, key=lambda c: (PENALTY[c], c))
 
 
-def _discard(hand: int, legal: int) -> int:
+def _discard(hand: int, legal: int, tie: Sequence[float] | None) -> int:
     suit_len = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
 
-    def score(c: int) -> float:
+    def score(c: int) -> tuple[float, float]:
+        # Without tie keys the lower card wins a tie (the first maximum).
+        second = -c if tie is None else tie[c]
         if c in _DUMP_ORDER:
-            return _DUMP_ORDER[c]
+            return _DUMP_ORDER[c], second
         if c // 13 == HEARTS:
-            return 100 + c % 13
-        return c % 13 - 2 * suit_len[c // 13]
+            return 100 + c % 13, second
+        return c % 13 - 2 * suit_len[c // 13], second
 
     return max(cards_of(legal), key=score)
 
 
-def _lead(hand: int, legal: int, out: int, qs_out: bool) -> int:
-    best, best_cost = -1, 1e9
+def _lead(hand: int, legal: int, out: int, qs_out: bool, tie: Sequence[float] | None) -> int:
+    best, best_cost = -1, (1e9, 0.0)
     holds_high = bool(hand >> KS & 1 or hand >> AS & 1 or hand >> QS & 1)
     for c in cards_of(legal):
         suit, rank = divmod(c, 13)
@@ -141,24 +150,45 @@ def _lead(hand: int, legal: int, out: int, qs_out: bool) -> int:
         if suit == HEARTS:
             cost += 1 + rank * 0.05
         cost += rank * 0.01
-        if cost < best_cost:
-            best, best_cost = c, cost
+        # Without tie keys the lower card wins a tie (the first minimum).
+        key = (cost, c if tie is None else tie[c])
+        if key < best_cost:
+            best, best_cost = c, key
     return best
 
 
 class HeuristicPlayer:
-    """Plays the strategy notes of docs/black-maria.md from its view alone; deterministic."""
+    """Plays the strategy notes of docs/black-maria.md from its view alone.
+
+    The seed breaks ties between cards the rules score alike (a 5♣ or a 5♦ to
+    throw away), so that equal bots at a table do not all play alike and a
+    mirror match tests something. A decision's tie keys come from the seed,
+    the seat, the cards played so far and the hand: the same view and seed
+    give the same step, whatever came before. Without a seed, ties go by
+    card order, as in the search's rollouts (:func:`heuristic_step`).
+    """
 
     name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def _tie(self, view: View) -> list[float] | None:
+        if self.seed is None:
+            return None
+        rng = random.Random(hash((self.seed, view.seat, len(view.plays), view.hand)))
+        return [rng.random() for _ in range(52)]
 
     def act(self, view: View) -> int:
         """Return the step the heuristic chooses for ``view.seat``."""
         legal = view.legal_mask()
         if not legal:
             raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
         if view.phase == PASS:
-            return _pass_step(view.hand, view.sel, view.pass_count)
-        return play_choice(view.hand, legal, view.trick, view.led, view.players, view.played)
+            return _pass_step(view.hand, view.sel, view.pass_count, self._tie(view))
+        return play_choice(view.hand, legal, view.trick, view.led, view.players, view.played, self._tie(view))
 
 
 def heuristic_step(state: State) -> int:

@@ -66,7 +66,7 @@ class BlackMariaKit(BasicKit):
 
     def fixed_step(self, view: View, seed: int | None) -> int | None:
         """Return the heuristic's pass step while passing (B3); ``None`` (search) while playing."""
-        return HeuristicPlayer().act(view) if view.phase == PASS else None
+        return HeuristicPlayer(seed).act(view) if view.phase == PASS else None
 
     def playout(self, state: State, rng: random.Random | None) -> None:
         """Finish the hand with the heuristic for every seat."""
