@@ -32,6 +32,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="find puzzles in played deals: record files, or folders of them (tournament --out, web exports); "
                         "print the puzzle file (or write it to --out) and leave")
     p.add_argument("--out", metavar="FILE", help="with --mine: write the puzzles to this file")
+    p.add_argument("--count", type=int, metavar="N",
+                   help="with --mine: keep N puzzles of evenly spread difficulty (default: every one found)")
     p.set_defaults(run=run)
 
 

@@ -7,12 +7,16 @@ force your loss is shown its refutation (their answer and the best line
 after it). With three players the two others count as one side, so a
 puzzle never hangs on an opponent's mistake.
 
-The puzzles live in ``puzzles.json`` in this package (docs/formats.md
-positions with a title, a level and the full set of safe first leads);
-:func:`verify` checks one against the solver, and
-``python -m mustamaija.games.mustamaija.puzzles.maker`` made them. The
-puzzle list and the puzzle screen are :mod:`.screen`; ``mustamaija puzzle``
-is :mod:`.cli`.
+The puzzles live in this package: ``puzzles.json``, made from random
+positions by ``python -m mustamaija.games.mustamaija.puzzles.maker``, and
+``played.json``, found in the records of bots' games by
+``mustamaija puzzle --mine`` (:mod:`.mining`; docs/play.md gives the
+commands). Each is a docs/formats.md position with a title, a level, the
+full set of safe first leads and its source (``made`` or ``play``, and
+where it came from); :func:`verify` checks one against the solver. The
+puzzle list and the puzzle screen are :mod:`.screen`, the streak they keep
+is :mod:`.progress`, ``mustamaija puzzle`` is :mod:`.cli` and the web
+app's puzzle page is served through :mod:`.web`.
 
 >>> puzzles = load_puzzles()
 >>> len(puzzles) >= 20, puzzles[0].level
@@ -27,6 +31,7 @@ is :mod:`.cli`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +48,7 @@ from mustamaija.tui.describe import cards_text
 __all__ = [
     "LEVELS",
     "PUZZLE_FORMAT",
+    "SOURCES",
     "Judge",
     "Puzzle",
     "PuzzleGame",
@@ -55,11 +61,19 @@ PUZZLE_FORMAT: Final = "mustamaija-puzzles/1"
 LEVELS: Final = ("easy", "medium", "hard")
 HERO: Final = 0
 NAMES: Final = ("You", "Eero", "Helmi")
+SOURCES: Final = ("made", "play")
+"""Where a puzzle comes from: a random position kept by the maker, or a position of a played deal."""
+FILES: Final = ("puzzles.json", "played.json")
+"""The puzzle files shipped in this package: the made puzzles, then those found in play."""
 
 
 @dataclass(frozen=True)
 class Puzzle:
-    """One puzzle: its position (seat 0, you, to lead), title, level and every safe first lead."""
+    """One puzzle: its position (seat 0, you, to lead), title, level, every safe first lead and where it came from.
+
+    ``source`` is ``"made"`` (a random position) or ``"play"`` (a position of a played deal); ``origin`` says
+    which, in words ("heuristic vs pimc:iters=100, 2 players, deal 12…").
+    """
 
     id: str
     title: str
@@ -71,6 +85,22 @@ class Puzzle:
     note: str = ""
     nodes: int = 0
     line: int = 0
+    source: str = "made"
+    origin: str = ""
+
+    @property
+    def key(self) -> str:
+        """Return a short key of the position alone, the same in every file and after renumbering.
+
+        Progress (solved, failed, the streak) is kept by this key, so it stays with the puzzle it was
+        made on when a puzzle file is made again and the ids move.
+
+        >>> p = load_puzzles()[0]
+        >>> len(p.key), p.key == Puzzle.from_json({**p.to_json(), "id": "x", "title": "y"}).key
+        (12, True)
+        """
+        text = json.dumps(self.position_json(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def start(self) -> State:
         """Return the position, seat 0 to lead."""
@@ -92,12 +122,16 @@ class Puzzle:
             "id": self.id, "title": self.title, "level": self.level, "note": self.note,
             "position": self.position_json(),
             "solution": [[card_name(c) for c in cards_of(m)] for m in self.solution],
-            "nodes": self.nodes, "line": self.line,
+            "nodes": self.nodes, "line": self.line, "source": self.source, "origin": self.origin,
         }
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Puzzle:
-        """Read one entry of ``puzzles.json``."""
+        """Read one entry of a puzzle file (an entry without ``source`` is a made puzzle, as in the first files)."""
+        source = obj.get("source", "made")
+        if source not in SOURCES:
+            raise FormatError(f"bad puzzle {obj.get('id', '?')!r}: source must be one of {', '.join(SOURCES)}, "
+                              f"not {source!r}")
         try:
             pos = obj["position"]
             trump = pos.get("trump_suit")
@@ -108,19 +142,40 @@ class Puzzle:
                 rules=Rules.from_json(pos.get("rules")),
                 solution=tuple(sum(1 << parse_card(c) for c in lead) for lead in obj["solution"]),
                 note=str(obj.get("note", "")), nodes=int(obj.get("nodes", 0)), line=int(obj.get("line", 0)),
+                source=source, origin=str(obj.get("origin", "")),
             )
         except (KeyError, TypeError, ValueError) as e:
             raise FormatError(f"bad puzzle {obj.get('id', '?')!r}: {e}") from None
 
 
 def load_puzzles(text: str | None = None) -> list[Puzzle]:
-    """Return the shipped puzzles (or those of a ``puzzles.json`` text), easiest first."""
-    if text is None:
-        text = resources.files(__name__).joinpath("puzzles.json").read_text(encoding="utf-8")
-    obj = json.loads(text)
-    if obj.get("format") != PUZZLE_FORMAT:
+    """Return the shipped puzzles (or those of one puzzle file's text), easiest first.
+
+    The shipped ones are the made puzzles and those found in play, merged level by level (made first
+    within a level).
+
+    >>> puzzles = load_puzzles()
+    >>> sorted({p.source for p in puzzles}), [p.level for p in puzzles] == sorted(
+    ...     (p.level for p in puzzles), key=LEVELS.index)
+    (['made', 'play'], True)
+    """
+    if text is not None:
+        return _read(text)
+    out = [p for name in FILES for p in _read(resources.files(__name__).joinpath(name).read_text(encoding="utf-8"))]
+    return sorted(out, key=lambda p: LEVELS.index(p.level) if p.level in LEVELS else len(LEVELS))
+
+
+def _read(text: str) -> list[Puzzle]:
+    try:
+        obj = json.loads(text)
+    except ValueError as e:
+        raise FormatError(f"not a puzzle file: {e}") from None
+    if not isinstance(obj, dict) or obj.get("format") != PUZZLE_FORMAT:
         raise FormatError(f"not a puzzle file: expected format {PUZZLE_FORMAT!r}")
-    return [Puzzle.from_json(p) for p in obj["puzzles"]]
+    entries = obj.get("puzzles")
+    if not isinstance(entries, list) or not all(isinstance(p, dict) for p in entries):
+        raise FormatError("not a puzzle file: 'puzzles' must be a list of objects")
+    return [Puzzle.from_json(p) for p in entries]
 
 
 # -- the judge: the solver's verdicts -----------------------------------------------------------------
@@ -205,11 +260,15 @@ class Verdict:
 
 
 class PuzzleGame:
-    """A puzzle being played: seat 0 is you, seat 1 the solver; every move of yours is judged."""
+    """A puzzle being played: seat 0 is you, the solver plays the others; every move of yours is judged.
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    ``judge`` may be one kept from an earlier game of the same puzzle, so that the solver's tables serve again
+    (the web app replays a puzzle from its start at every move).
+    """
+
+    def __init__(self, puzzle: Puzzle, judge: Judge | None = None) -> None:
         self.puzzle = puzzle
-        self.judge = Judge(puzzle.rules, puzzle.trump, len(puzzle.hands))
+        self.judge = judge or Judge(puzzle.rules, puzzle.trump, len(puzzle.hands))
         self.reset()
 
     def reset(self) -> None:
@@ -279,12 +338,18 @@ class PuzzleGame:
             s.play(action)
             self.log.append(_words(action))
 
+    def solution_line(self) -> list[Action]:
+        """Return the solver's principal line from the puzzle's start: a safe first lead, and best play after it."""
+        return self.judge.line(self.puzzle.start())
+
     def solution_text(self) -> str:
         """Return the safe first leads and the solver's line, for the "show solution" key."""
+        return f"{self.safe_leads_text()}\nSolver's line: " + "; ".join(_words(a) for a in self.solution_line())
+
+    def safe_leads_text(self) -> str:
+        """Return the safe first leads in words ("Safe first lead: 6♠ A♠.")."""
         leads = ", ".join(cards_text(m) for m in self.puzzle.solution)
-        line = self.judge.line(self.puzzle.start())
-        return f"Safe first lead{'s' if len(self.puzzle.solution) > 1 else ''}: {leads}.\nSolver's line: " + "; ".join(
-            _words(a) for a in line)
+        return f"Safe first lead{'s' if len(self.puzzle.solution) > 1 else ''}: {leads}."
 
 
 def _words(action: Action) -> str:
@@ -310,7 +375,7 @@ def _gerund(action: Action) -> str:
 
 
 def refutation_text(actions: Sequence[Action]) -> list[str]:
-    """Return a refutation as lines, one action a line."""
+    """Return a refutation (or any line of play) as lines, one action a line."""
     return [_words(a) for a in actions]
 
 
@@ -322,7 +387,8 @@ def verify(puzzle: Puzzle) -> list[str]:
 
     The position must be legal with two or three players and seat 0 to
     lead; seat 0 must be safe; and the puzzle's solution must be exactly the
-    set of safe legal first leads.
+    set of safe legal first leads. A puzzle found in play has exactly one
+    safe first lead (that is what made it a puzzle) and says where it came from.
     """
     problems = []
     try:
@@ -333,6 +399,10 @@ def verify(puzzle: Puzzle) -> list[str]:
         problems.append(f"{puzzle.id}: puzzles are for two or three players")
     if puzzle.level not in LEVELS:
         problems.append(f"{puzzle.id}: unknown level {puzzle.level!r}")
+    if puzzle.source not in SOURCES:
+        problems.append(f"{puzzle.id}: unknown source {puzzle.source!r}")
+    if puzzle.source == "play" and (len(puzzle.solution) != 1 or not puzzle.origin):
+        problems.append(f"{puzzle.id}: a puzzle from play has one safe first lead and names the deal it came from")
     judge = Judge(puzzle.rules, puzzle.trump, state.n)
     if not judge.safe(state):
         problems.append(f"{puzzle.id}: seat 0 cannot make sure of not losing")

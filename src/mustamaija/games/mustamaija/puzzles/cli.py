@@ -19,7 +19,7 @@ from mustamaija.games.mustamaija.puzzles import LEVELS, PuzzleGame, load_puzzles
 __all__ = ["run"]
 
 
-def _mine(paths: list[str], out: str | None) -> int:
+def _mine(paths: list[str], out: str | None, count: int | None = None) -> int:
     """Find puzzles in the records at ``paths`` (files or folders); print or write the puzzle file."""
     from mustamaija.cli.replay import load_record
     from mustamaija.games.mustamaija.puzzles.maker import dumps
@@ -39,7 +39,7 @@ def _mine(paths: list[str], out: str | None) -> int:
             records.append(record)
         else:
             skipped += 1
-    puzzles = mine(records)
+    puzzles = mine(records, count=count)
     text = dumps(puzzles)
     if out:
         Path(out).write_text(text, encoding="utf-8")
@@ -55,7 +55,10 @@ def _mine(paths: list[str], out: str | None) -> int:
 def run(args: argparse.Namespace) -> int:
     """List, check, play or mine the puzzles (``args``: ``id``, ``level``, ``list``, ``answer``, ``position``, ``file``, ``mine``)."""
     if getattr(args, "mine", None):
-        return _mine(args.mine, args.out)
+        count = getattr(args, "count", None)
+        if count is not None and count < 1:
+            raise MustamaijaError(f"--count must be at least 1, not {count}")
+        return _mine(args.mine, args.out, count)
     if getattr(args, "file", None):
         try:
             puzzles = load_puzzles(Path(args.file).read_text(encoding="utf-8"))
@@ -96,9 +99,10 @@ def run(args: argparse.Namespace) -> int:
         return 0 if verdict.ok else 1
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise MustamaijaError("puzzle needs a terminal (or use --list, --position or --answer)")
+    from mustamaija.games.mustamaija.puzzles.progress import Progress
     from mustamaija.games.mustamaija.puzzles.screen import PuzzleMenu, PuzzleScreen
     from mustamaija.tui.app import TableApp
 
-    menu = PuzzleMenu(puzzles)
+    menu = PuzzleMenu(puzzles, Progress.load())
     screens = [menu] if index is None else [menu, PuzzleScreen(menu, index)]
     return int(TableApp(screens=screens).run() or 0)

@@ -15,6 +15,7 @@ solver's work is not comparable between them. Run
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import random
@@ -168,7 +169,7 @@ def retitle(puzzles: list[Puzzle]) -> list[Puzzle]:
     out = []
     for i, p in enumerate(puzzles):
         title, note = _title(p, i)
-        out.append(Puzzle(p.id, title, p.level, p.hands, p.trump, p.rules, p.solution, note, p.nodes, p.line))
+        out.append(dataclasses.replace(p, title=title, note=note))
     return out
 
 
@@ -198,7 +199,8 @@ def make(count: int = 24, seed: int = 2024, pool: int = 240, count3: int = 6, po
     out = []
     for i, (level, _, p) in enumerate(graded):
         title, note = _title(p, i)
-        q = Puzzle(f"{i + 1:02d}", title, level, p.hands, p.trump, p.rules, p.solution, note, p.nodes, p.line)
+        q = Puzzle(f"{i + 1:02d}", title, level, p.hands, p.trump, p.rules, p.solution, note, p.nodes, p.line,
+                   "made", f"a random position kept by the maker (seed {seed})")
         problems = verify(q)
         if problems:
             raise AssertionError("; ".join(problems))
@@ -207,12 +209,13 @@ def make(count: int = 24, seed: int = 2024, pool: int = 240, count3: int = 6, po
 
 
 def dumps(puzzles: list[Puzzle]) -> str:
-    """Return the ``puzzles.json`` text: one puzzle a block, its position on one line."""
+    """Return the text of a puzzle file: one puzzle a block, its position on one line."""
     blocks = []
     for p in puzzles:
         obj = p.to_json()
         lines = [f'  {{"id": {json.dumps(obj["id"])}, "level": {json.dumps(obj["level"])}, '
                  f'"title": {json.dumps(obj["title"], ensure_ascii=False)},',
+                 f'   "source": {json.dumps(obj["source"])}, "origin": {json.dumps(obj["origin"], ensure_ascii=False)},',
                  f'   "note": {json.dumps(obj["note"], ensure_ascii=False)},',
                  f'   "position": {json.dumps(obj["position"], ensure_ascii=False)},',
                  f'   "solution": {json.dumps(obj["solution"])}, "nodes": {obj["nodes"]}, "line": {obj["line"]}}}']

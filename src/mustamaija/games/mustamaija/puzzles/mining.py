@@ -14,8 +14,12 @@ puzzle when, at the start of a turn:
 The position is turned so that the leader is seat 0, "you", and the seats
 that still hold cards follow in their order at the table. Positions found
 twice are kept once. Difficulty is the maker's score (the solver's work, the
-length of its line, the number of tempting leads), and the mined puzzles are
-split into three equal levels by it (:mod:`.maker`), easiest first.
+length of its line, the number of tempting leads); ``count`` keeps that many
+of evenly spread difficulty, and the puzzles are split into three equal
+levels by it (:mod:`.maker`), easiest first. Each says where it was found
+(its ``origin``): the bots and the tournament deal of a ``mustamaija
+tournament --out`` record, or the table and deal of a record exported from
+the web app, and the turn.
 
 >>> from mustamaija.games.mustamaija.record import Record
 >>> found = mine([Record.from_seed(players=2, seed=s).with_actions(()) for s in range(2)])
@@ -25,9 +29,12 @@ split into three equal levels by it (:mod:`.maker`), easiest first.
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import math
 import signal
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Iterable, Iterator, Mapping
 from types import FrameType
 from typing import Any
 
@@ -38,7 +45,7 @@ from mustamaija.games.mustamaija.puzzles.maker import retitle
 from mustamaija.games.mustamaija.rules import LEAD
 from mustamaija.games.mustamaija.state import State
 
-__all__ = ["mine", "puzzle_at"]
+__all__ = ["mine", "origin_of", "puzzle_at"]
 
 _MAX_CARDS = {2: 7, 3: 3}
 """The most cards in one hand of a mined puzzle, by seats holding cards (as the made puzzles: 3-7, and 2-3)."""
@@ -82,6 +89,11 @@ def puzzle_at(state: State, seconds: float = 0.5) -> tuple[Puzzle, float] | None
         return None
     judge = Judge(state.rules, trump, len(hands))
     previous = signal.signal(signal.SIGALRM, _too_slow)
+    # No collection while the timer runs: its exception would be lost in a finalizer the collector calls
+    # (and reported as unraisable), instead of stopping the solver.
+    collecting = gc.isenabled()
+    gc.disable()
+    started = time.monotonic()
     try:
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
@@ -93,18 +105,53 @@ def puzzle_at(state: State, seconds: float = 0.5) -> tuple[Puzzle, float] | None
         return None
     finally:
         signal.signal(signal.SIGALRM, previous)
-    if len(safe) != 1:
+        if collecting:
+            gc.enable()
+    # Should the timer's exception still be lost in code that swallows it, a position that took too long is
+    # dropped all the same.
+    if len(safe) != 1 or time.monotonic() - started > seconds:
         return None
     nodes = judge.solver.total_nodes() if hasattr(judge.solver, "total_nodes") else 0
     score = math.log(1 + nodes) + 0.15 * len(line) + 0.4 * math.log(len(leads))
-    return Puzzle("", "", "", hands, trump, state.rules, tuple(safe), "", nodes, len(line)), score
+    return Puzzle("", "", "", hands, trump, state.rules, tuple(safe), "", nodes, len(line), "play"), score
 
 
-def mine(records: Iterable[Any], seconds: float = 0.5) -> list[Puzzle]:
-    """Return the puzzles found in Mustamaija ``records``, verified, graded in three levels, easiest first."""
+def origin_of(extra: Mapping[str, Any], players: int, state: State) -> str:
+    """Return where a position of a played deal comes from, in words, from its record's extra keys.
+
+    >>> state = State.from_seed(players=3, seed=1)
+    >>> origin_of({"bots": ["heuristic", "pimc", "random"], "tournament": {"seed": 16, "deal": 4, "rotation": 2}},
+    ...           3, state)
+    'heuristic vs pimc vs random, 3 players, deal 4 (rotation 2) of tournament seed 16, turn 1, pimc to lead'
+    >>> origin_of({"table": "ab12cd", "deal": 3, "names": ["Ann", "Bo"]}, 2, State.from_seed(players=2, seed=1))
+    'web table ab12cd, deal 3, 2 players, turn 1, seat 1 to lead'
+    """
+    bots = extra.get("bots")
+    bots = [str(b) for b in bots] if isinstance(bots, list) and len(bots) == players else None
+    tour = extra.get("tournament")
+    parts = []
+    if bots:
+        parts.append(" vs ".join(bots))
+    if isinstance(extra.get("table"), str):
+        parts.append(f"web table {extra['table']}" + (f", deal {extra['deal']}" if isinstance(extra.get("deal"), int) else ""))
+    parts.append(f"{players} players")
+    if isinstance(tour, Mapping) and all(isinstance(tour.get(k), int) for k in ("seed", "deal", "rotation")):
+        parts.append(f"deal {tour['deal']} (rotation {tour['rotation']}) of tournament seed {tour['seed']}")
+    leader = state.to_act
+    # People's names stay out of a puzzle file: a web table's seats are named by number.
+    parts.append(f"turn {state.turns + 1}, {bots[leader] if bots else f'seat {leader}'} to lead")
+    return ", ".join(parts)
+
+
+def mine(records: Iterable[Any], seconds: float = 0.5, count: int | None = None) -> list[Puzzle]:
+    """Return the puzzles found in Mustamaija ``records``, verified, graded in three levels, easiest first.
+
+    With ``count``, only that many are kept, of evenly spread difficulty (all of them if fewer were found).
+    """
     found: list[tuple[float, Puzzle]] = []
     seen: set[tuple[Any, ...]] = set()
     for record in records:
+        extra = getattr(record, "extra", {}) or {}
         for state in _positions(record):
             got = puzzle_at(state, seconds)
             if got is None:
@@ -114,12 +161,15 @@ def mine(records: Iterable[Any], seconds: float = 0.5) -> list[Puzzle]:
             if key in seen:
                 continue
             seen.add(key)
-            found.append((score, puzzle))
+            found.append((score, dataclasses.replace(puzzle, source="play", origin=origin_of(extra, record.players, state))))
     found.sort(key=lambda sp: sp[0])
+    if count is not None and 0 < count < len(found):
+        step = len(found) / count
+        found = [found[int(i * step + step / 2)] for i in range(count)]
     out = []
     for i, (_, p) in enumerate(found):
         level = LEVELS[min(len(LEVELS) - 1, i * len(LEVELS) // len(found))]
-        q = Puzzle(f"m{i + 1:02d}", "", level, p.hands, p.trump, p.rules, p.solution, "", p.nodes, p.line)
+        q = dataclasses.replace(p, id=f"m{i + 1:02d}", level=level)
         problems = verify(q)
         if problems:
             raise AssertionError(f"a mined puzzle fails its check: {'; '.join(problems)}")

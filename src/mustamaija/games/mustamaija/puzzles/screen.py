@@ -1,7 +1,11 @@
 """The puzzle list and the puzzle screen: play a Mustamaija endgame out against the exact solver.
 
 The screen is the terminal's shared hand screen (:class:`~mustamaija.tui.table.HandScreen`)
-with the Mustamaija table's panels, choice of cards and typed moves.
+with the Mustamaija table's panels, choice of cards and typed moves. The list
+and the screen show your streak of puzzles solved at the first try and the
+marks of the puzzles tried (:mod:`.progress`); at the end of an attempt,
+solved or failed, the log shows the solution: the safe first leads and the
+solver's line.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from textual.widgets.option_list import Option
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.games.mustamaija.actions import Action
 from mustamaija.games.mustamaija.puzzles import NAMES, Puzzle, PuzzleGame, load_puzzles, refutation_text
+from mustamaija.games.mustamaija.puzzles.progress import Progress
 from mustamaija.games.mustamaija.state import DEFEND, State
 from mustamaija.games.mustamaija.tui.commands import parse_command
 from mustamaija.games.mustamaija.tui.controller import move_of
@@ -42,43 +47,91 @@ def _level_mark(level: str) -> str:
     return {"easy": "●○○", "medium": "●●○", "hard": "●●●"}.get(level, level)
 
 
+_TICKS: Final = {"solved": "✓", "failed": "✗", "later": "↻", "": " "}
+"""The mark of a puzzle in the list: solved at the first try, failed at it, solved at a later try, not tried."""
+
+
 class PuzzleMenu(Screen[None]):
-    """The list of puzzles, easiest first, with the ones solved ticked."""
+    """The list of puzzles, easiest first, with their marks, and the streak of puzzles solved at the first try.
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q,escape", "app.quit", "quit")]
+    ``progress`` is where the marks and the streak are kept (``mustamaija puzzle`` gives the one of the
+    user's data directory); without one they last as long as the screen.
+    """
 
-    def __init__(self, puzzles: Sequence[Puzzle]) -> None:
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q,escape", "app.quit", "quit"),
+                                             Binding("n", "next_untried", "next not tried")]
+
+    def __init__(self, puzzles: Sequence[Puzzle], progress: Progress | None = None) -> None:
         super().__init__()
         self.puzzles = list(puzzles)
-        self.solved: set[str] = set()
+        self.progress = progress if progress is not None else Progress()
+
+    @property
+    def solved(self) -> set[str]:
+        """Return the ids of the puzzles solved, at the first try or later."""
+        return {p.id for p in self.puzzles if self.progress.mark(p.key) in ("solved", "later")}
+
+    def streak_text(self) -> str:
+        """Return the streak, the best and the counts, for the header."""
+        return self.progress.summary([p.key for p in self.puzzles])
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(Text("Endgame puzzles: you lead; make sure you are not the Mustamaija, whatever the others do. "
-                          "Enter opens one.", style="bold"), id="message")
+        yield Static("", id="message")
         yield OptionList(*self._options(), id="puzzles")
         yield Footer()
+
+    def _intro(self) -> Text:
+        text = Text("Endgame puzzles: you lead; make sure you are not the Mustamaija, whatever the others do. "
+                    "Enter opens one; n opens the next one not tried yet.\n", style="bold")
+        text.append(f"Streak of puzzles solved at the first try: {self.progress.streak} (best {self.progress.best}). "
+                    "✓ solved at the first try, ✗ failed, ↻ solved at a later try.", style="")
+        if self.progress.error:
+            text.append(f"\n{self.progress.error}", style="red")
+        return text
 
     def _options(self) -> list[Option]:
         out = []
         for p in self.puzzles:
-            tick = "✓" if p.id in self.solved else " "
-            out.append(Option(f"{tick} {p.id}  {_level_mark(p.level)} {p.level:<6}  {len(p.hands)} players  {p.title}",
-                              id=p.id))
+            tick = _TICKS[self.progress.mark(p.key)]
+            source = "from play" if p.source == "play" else "made"
+            out.append(Option(f"{tick} {p.id:>3}  {_level_mark(p.level)} {p.level:<6}  {len(p.hands)} players  "
+                              f"{source:<9}  {p.title}", id=p.id))
         return out
 
     def on_mount(self) -> None:
-        """Focus the list."""
+        """Focus the list and show the streak."""
         self.title = self.app.title = "Mustamaija puzzles"
+        self.sub_title = self.streak_text()
+        self.query_one("#message", Static).update(self._intro())
         self.query_one("#puzzles", OptionList).focus()
 
     def on_screen_resume(self) -> None:
-        """Refresh the ticks when coming back from a puzzle."""
+        """Refresh the marks and the streak when coming back from a puzzle."""
+        self.title = self.app.title = "Mustamaija puzzles"
+        self.sub_title = self.streak_text()
+        self.query_one("#message", Static).update(self._intro())
         menu = self.query_one("#puzzles", OptionList)
         highlighted = menu.highlighted
         menu.clear_options()
         menu.add_options(self._options())
         menu.highlighted = highlighted
+
+    def next_untried(self, after: int = -1) -> int | None:
+        """Return the index of the next puzzle not tried yet after ``after`` (round the end), or None."""
+        n = len(self.puzzles)
+        for k in range(1, n + 1):
+            i = (after + k) % n
+            if not self.progress.mark(self.puzzles[i].key):
+                return i
+        return None
+
+    def action_next_untried(self) -> None:
+        """Open the first puzzle not tried yet from the highlighted one on."""
+        menu = self.query_one("#puzzles", OptionList)
+        index = self.next_untried(menu.highlighted - 1 if menu.highlighted is not None else -1)
+        if index is not None:
+            self.app.push_screen(PuzzleScreen(self, index))
 
     @on(OptionList.OptionSelected)
     def _open(self, event: OptionList.OptionSelected) -> None:
@@ -136,16 +189,35 @@ class PuzzleScreen(HandScreen):
             self.fail(e)
             return
         if verdict.ok:
-            self.say(verdict.message)
             if self.game.status == "solved":
-                self.menu.solved.add(self.game.puzzle.id)
+                self.say(f"{verdict.message} {self._finish(True)}")
+            else:
+                self.say(verdict.message)
         else:
-            self.say(verdict.message.removeprefix("✗ ") + " (in the log; r: try again, s: solution)", error=True)
             self.game.log.append("Refutation:")
             self.game.log.extend("  " + line for line in refutation_text(verdict.refutation))
+            streak = self._finish(False)
+            self.say(verdict.message.removeprefix("✗ ") + f" (in the log, then the solution). {streak} "
+                     "r: try again, n: next", error=True)
         self.selection = Selection()
         self.choice = self.selection
         self.redraw()
+
+    def _finish(self, solved: bool) -> str:
+        """Count the attempt (its first try counts for the streak), put the solution in the log; return the streak's news."""
+        g = self.game
+        progress = self.menu.progress
+        first = progress.finish(g.puzzle.key, solved)
+        g.log.append(g.safe_leads_text())
+        g.log.append("Solver's line:")
+        g.log.extend("  " + line for line in refutation_text(g.solution_line()))
+        if not first:
+            news = f"Not your first try at this puzzle: the streak stays at {progress.streak}."
+        elif solved:
+            news = f"Streak {progress.streak} (best {progress.best})."
+        else:
+            news = f"The streak is back to 0 (best {progress.best})."
+        return news + (f" ({progress.error})" if progress.error else "")
 
     def command(self, text: str) -> bool:
         word = text.strip().lower()
@@ -176,11 +248,13 @@ class PuzzleScreen(HandScreen):
         self.selection.sync(st, 0)
         p = g.puzzle
         names = list(NAMES[: st.n])
-        self.sub_title = f"puzzle {p.id} · {p.level} · {st.n} players · {p.title}"
+        self.sub_title = f"puzzle {p.id} · {p.level} · {p.title} · streak {self.menu.progress.streak}"
         self.query_one("#seats", Panel).show(seats_table(st, names, ["", *["solver"] * (st.n - 1)], [0] * st.n, me=0,
                                                         reveal=True, show_losses=False))
         status = {"solving": "to solve", "solved": "solved ✓", "failed": "failed ✗"}[g.status]
-        extra = [("Puzzle", f"{p.id}, {p.level} {_level_mark(p.level)}"), ("Status", status)]
+        progress = self.menu.progress
+        extra = [("Puzzle", f"{p.id}, {p.level} {_level_mark(p.level)}"), ("Status", status),
+                 ("Streak", f"{progress.streak} (best {progress.best})")]
         self.query_one("#info", Panel).show(info_text(st, extra))
         mine = self.game.your_turn and st.phase == DEFEND
         pairs = self.selection.pairs if mine else None
@@ -198,15 +272,24 @@ class PuzzleScreen(HandScreen):
         self.redraw()
 
     def action_solution(self) -> None:
-        """Show the safe first leads and the solver's line."""
-        self.app.push_screen(TextScreen("Solution", self.game.solution_text().replace("\n", "\n\n")))
+        """Show the safe first leads and the solver's line (asked for at the first try, it ends the attempt's streak)."""
+        g = self.game
+        text = g.solution_text().replace("\n", "\n\n")
+        if g.status == "solving" and not self.menu.progress.mark(g.puzzle.key):
+            self.menu.progress.finish(g.puzzle.key, solved=False)
+            text += "\n\nAsked for at the first try, the solution counts as a miss: the streak is back to 0."
+            self.redraw()
+        self.app.push_screen(TextScreen("Solution", text))
 
     def action_next_puzzle(self) -> None:
-        """Open the next puzzle."""
-        if self.index + 1 < len(self.menu.puzzles):
-            self.app.switch_screen(PuzzleScreen(self.menu, self.index + 1))
-        else:
+        """Open the next puzzle not tried yet (else the next one in the list)."""
+        index = self.menu.next_untried(self.index)
+        if index is None and self.index + 1 < len(self.menu.puzzles):
+            index = self.index + 1
+        if index is None or index == self.index:
             self.action_back()
+        else:
+            self.app.switch_screen(PuzzleScreen(self.menu, index))
 
     def action_back(self) -> None:
         """Back to the list."""
@@ -229,7 +312,12 @@ PUZZLE_HELP = """
 Every card is known and the talon is empty; two or three players are left. You lead: find a lead that makes sure
 you are **not** the Mustamaija (the one left holding Q♠), whatever the others do, then play it out. The exact
 solver judges every move and plays the other seats; with three players the two others count as one side. A move
-that lets them force your loss is shown its refutation.
+that lets them force your loss is shown its refutation. At the end, solved or failed, the log shows the solution:
+the safe first leads and the solver's line.
+
+Your **streak** counts the puzzles solved at the first try in a row: the first attempt at a puzzle decides, a wrong
+move or the solution asked for ends the streak, and later attempts change the puzzle's mark (✓ solved at the first
+try, ✗ failed, ↻ solved later) but not the streak. It is kept in your data directory.
 
 | key | what it does |
 |---|---|
@@ -237,7 +325,7 @@ that lets them force your loss is shown its refutation.
 | ↑ ↓ | defending: mark another led card (Enter with no beater chosen picks up everything) |
 | `r` Enter, F2 | try again |
 | `s` Enter, F3 | show the solution |
-| `n` Enter, F4 | next puzzle |
+| `n` Enter, F4 | next puzzle not tried yet |
 | ? or F1 | this help |
 | Esc | clear the line, then your choice; again: back to the list |
 """
