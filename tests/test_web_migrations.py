@@ -113,3 +113,49 @@ def test_the_migrations_build_exactly_the_schema_the_store_declares(db_url: str)
             assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == HEAD
     finally:
         engine.dispose()
+
+
+def _head_of(url: str) -> str:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return str(conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar())
+    finally:
+        engine.dispose()
+
+
+def test_games_stored_before_ratings_upgrade_through_0004_and_new_deals_are_rated(db_url: str) -> None:
+    config = ServerConfig(db_url=db_url, **FAST)
+    with TestClient(create_app(config)) as c:
+        over, live, token = _play(c)
+        before_deals = c.get(f"/api/tables/{over}/deals").json()
+        before_live = c.get(f"/api/tables/{live}/state", headers={"Authorization": f"Bearer {token}"}).json()
+        record = c.get(f"/api/tables/{over}/deals/1/record").json()
+    engine = sa.create_engine(db_url)
+    try:
+        with engine.begin() as conn:  # The schema of the servers before ratings, with these games in it.
+            command.downgrade(_alembic(conn), "0003")
+            assert not sa.inspect(conn).has_table("mm_ratings")
+            assert "player" not in {col["name"] for col in sa.inspect(conn).get_columns("mm_seats")}
+    finally:
+        engine.dispose()
+    assert _head_of(db_url) == "0003"
+
+    with TestClient(create_app(config)) as c:  # Through 0004: every game as it was, and ratings from now on.
+        assert _head_of(db_url) == HEAD == "0004"
+        assert c.get(f"/api/tables/{over}/deals").json() == before_deals
+        assert c.get(f"/api/tables/{over}/deals/1/record").json() == record
+        after_live = c.get(f"/api/tables/{live}/state", headers={"Authorization": f"Bearer {token}"}).json()
+        assert after_live["state"] == before_live["state"]
+        assert [s["player"] for s in after_live["table"]["seats"]] == [None, None]
+        assert c.get("/api/ratings").json()["ratings"] == [], "deals finished before ratings existed are not rated"
+        assert c.post("/api/players", json={"name": "Ann"}).status_code == 201
+        fresh = c.post("/api/tables", json={"players": 2, "deals": 2, "sit": False, "seats": [
+            {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "medium"}]}).json()["table"]["id"]
+        deadline = time.monotonic() + 30
+        while c.get(f"/api/tables/{fresh}").json()["table"]["status"] != "over":
+            assert time.monotonic() < deadline, "the bots' match did not end"
+            time.sleep(0.02)
+        finished = [d for d in c.get(f"/api/tables/{fresh}/deals").json()["deals"] if d["loser"] is not None]
+        games = {r["name"]: r["games"] for r in c.get("/api/ratings").json()["ratings"]}
+        assert games == ({"easy": len(finished), "medium": len(finished)} if finished else {})

@@ -13,7 +13,7 @@ from mustamaija.core.registry import game_names
 
 # Every module of this package with an ``add_parser`` function is a subcommand; modules
 # must import heavy dependencies inside ``run`` so that start-up stays quick.
-_ORDER = ("play", "demo", "replay", "review", "solve", "hint", "tournament", "serve", "loadtest", "bench")
+_ORDER = ("play", "demo", "replay", "review", "solve", "hint", "tournament", "ratings", "serve", "loadtest", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

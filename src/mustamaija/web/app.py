@@ -33,6 +33,8 @@ from mustamaija.web.jsontext import dumps
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import table_game
 from mustamaija.web.manager import TableManager
+from mustamaija.web.puzzles_api import register_puzzles
+from mustamaija.web.ratings_api import add_rating_routes
 from mustamaija.web.relay import relayed_client
 from mustamaija.web.renderer import renderer_of
 from mustamaija.web.replays import replay_json
@@ -88,6 +90,7 @@ class CreateTable(BaseModel):
                                        description="a clock for each person's turn: when it runs out, a bot makes the move")
     sit: bool = True
     player_name: str | None = Field(default=None, max_length=40)
+    player_key: str | None = Field(default=None, max_length=100, description="the player key of a signed-in name")
 
 
 class CheckRules(BaseModel):
@@ -105,6 +108,7 @@ class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     seat: int | None = Field(default=None, ge=0, le=MAX_SEATS)
     name: str | None = Field(default=None, max_length=40)
+    player_key: str | None = Field(default=None, max_length=100, description="the player key of a signed-in name")
 
 
 class PostAction(BaseModel):
@@ -344,7 +348,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def replay_page(rest: str) -> Response:
         return _page("replay.html")
 
+    @app.get("/puzzles", include_in_schema=False)
+    async def puzzles_page() -> Response:
+        return _page("puzzles.html")
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+    register_puzzles(app, manager)  # Endgame puzzles judged by a game's solver (docs/web.md, "Puzzles").
+    add_rating_routes(app, manager)  # Names, ratings and the leaderboard (docs/web.md, "Ratings").
 
     # -- the HTTP API --------------------------------------------------------------------------------
 
@@ -406,7 +416,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def join_table(table_id: str, body: JoinTable | None = None) -> dict[str, Any]:
         """Take a free person seat; the answer holds the seat token (keep it: it is the seat)."""
         body = body or JoinTable()
-        table, seat, token = manager.join(table_id, body.seat, body.name)
+        table, seat, token = manager.join(table_id, body.seat, body.name, body.player_key)
         await manager.settled()
         return {"table": table.meta(), "seat": seat, "token": token, "url": _seat_url(table.id, seat, token)}
 

@@ -27,6 +27,7 @@ STATUS: Final[dict[str, int]] = {
     "deal_not_finished": 409,
     "match_not_over": 409,
     "not_between_deals": 409,
+    "name_taken": 409,
     "too_large": 413,
     "illegal": 422,
     "rate_limited": 429,

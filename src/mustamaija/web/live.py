@@ -22,6 +22,8 @@ from mustamaija.core.errors import FormatError, IllegalActionError, MustamaijaEr
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 from mustamaija.players.levels import LEVEL_NAMES, seat_label
+from mustamaija.ratings.names import bot_identity, identity_name, player_identity
+from mustamaija.ratings.outcomes import deal_outcomes
 from mustamaija.web.bots import BOT_BOUNDS, check_bot
 from mustamaija.web.errors import ApiError
 from mustamaija.web.renderer import TableRenderer, renderer_of
@@ -68,6 +70,8 @@ class Seat:
     token_hash: str | None = None
     connections: int = 0
     gone_since: float | None = None
+    player: str | None = None
+    """The signed-in name that sits here (it is rated), or ``None`` (docs/web.md, "Ratings")."""
 
     @property
     def taken(self) -> bool:
@@ -76,7 +80,17 @@ class Seat:
 
     def row(self, seat: int) -> dict[str, Any]:
         """Return the seat's database row."""
-        return {"seat": seat, "kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash}
+        return {"seat": seat, "kind": self.kind, "bot": self.bot, "name": self.name, "token_hash": self.token_hash,
+                "player": self.player}
+
+    def identity(self, game: Game) -> str | None:
+        """Return the identity this seat is rated under: its bot level or spec, its signed-in name, or ``None``.
+
+        A person who is gone still answers for a deal a bot finished for them.
+        """
+        if self.kind == "bot":
+            return bot_identity(self.bot or DEFAULT_BOT, game)
+        return None if self.player is None else player_identity(self.player)
 
 
 @dataclass
@@ -220,6 +234,7 @@ class LiveTable:
                 "gone_for": None if gone is None else round(max(0.0, t - gone), 1),
                 "takeover": self.taken_over(s, t),
                 "bot": seat.bot,
+                "player": seat.player,
             })
         c = self.config
         game, renderer, rules = self.game, self.renderer, self.rules
@@ -269,7 +284,9 @@ class LiveTable:
     def record(self) -> Any:
         """Return the docs/formats.md record of the current deal, with the seat names."""
         assert self.state is not None
-        return self.game.record_of(self.state, names=[s.name for s in self.seats], table=self.id, deal=self.deal_no)
+        return self.game.record_of(self.state, names=[s.name for s in self.seats], table=self.id, deal=self.deal_no,
+                                   bots=[s.bot if s.kind == "bot" else None for s in self.seats],
+                                   signed_in=[s.player for s in self.seats])
 
     def deal_row(self) -> dict[str, Any]:
         """Return the database row of the current deal."""
@@ -288,6 +305,24 @@ class LiveTable:
             return {"deal": self.deal_row()}
         new = state.actions()[since:] if state.nlog - since > 1 else [state.last_action()]
         return {"actions": [{"deal_no": self.deal_no, "ply": since + i, "action": a.to_json()} for i, a in enumerate(new)]}
+
+    def rating_row(self) -> dict[str, Any] | None:
+        """Return what rates the finished deal (the store's ``rating``), or ``None`` when it rates nobody.
+
+        The results are those of the pairwise rule (:mod:`mustamaija.ratings.outcomes`) between the seats'
+        identities (:meth:`Seat.identity`).
+        """
+        state = self.state
+        if state is None or not state.is_over:
+            return None
+        seats = [seat.identity(self.game) for seat in self.seats]
+        outcomes = [o for o in deal_outcomes(self.game, state)
+                    if seats[o.a] is not None and seats[o.b] is not None and seats[o.a] != seats[o.b]]
+        if not outcomes:
+            return None
+        names = {who: seat.player or identity_name(who) for who, seat in zip(seats, self.seats, strict=True) if who}
+        return {"deal_no": self.deal_no, "game": self.game.name, "seats": seats, "names": names,
+                "outcomes": [[o.a, o.b, o.score] for o in outcomes], "at": time.time()}
 
     @property
     def in_match(self) -> int:

@@ -281,7 +281,8 @@ class TableManager:
         if row is None:
             return None
         seats = [Seat(r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"],
-                      gone_since=gone_since if r["kind"] == "person" else None) for r in row["seats"]]
+                      gone_since=gone_since if r["kind"] == "person" else None, player=r.get("player"))
+                 for r in row["seats"]]
         table = LiveTable(table_id, row["config"], seats, status=row["status"], version=row["version"],
                           seq=row["seq"], match_no=row["match_no"], deal_no=row["deal_no"], created=row["created"])
         table.restore(self.store.deals(table_id, row["match_no"]))
@@ -348,7 +349,11 @@ class TableManager:
 
     def create(self, body: Mapping[str, Any]) -> tuple[LiveTable, int | None, str | None]:
         """Create a table; with ``sit`` the creator takes the first person seat. Return (table, seat, token)."""
+        player = self.signed_in(body.get("player_name"), body.get("player_key")) if body.get("sit", True) else None
         config, seats = check_config(body, self.config.takeover_after, self.config.bot_bounds)
+        for s in seats:  # A bot may be given a name, but not a signed-in person's.
+            if s.kind == "bot" and s.name is not None:
+                self._unclaimed(s.name)
         table_id = secrets.token_urlsafe(9)
         while table_id.startswith("-"):  # An id that looks like an option would trip command lines (--join -x…).
             table_id = secrets.token_urlsafe(9)
@@ -360,9 +365,10 @@ class TableManager:
         if body.get("sit", True) and table.free_seats():
             seat = table.free_seats()[0]
             token = new_token()
-            name = _clean_name(body.get("player_name"), f"player {seat}")
+            name = player or _clean_name(body.get("player_name"), f"player {seat}")
             table.seats[seat].token_hash = hash_token(token)
             table.seats[seat].name = name
+            table.seats[seat].player = player
             table.seats[seat].gone_since = time.time()
             events.append(table.event("join", seat=seat, name=name))
         events += self._maybe_begin(table)
@@ -372,8 +378,12 @@ class TableManager:
         self._drive(table)
         return table, seat, token
 
-    def join(self, table_id: str, seat: object, name: object) -> tuple[LiveTable, int, str]:
-        """Take a free person seat (``seat`` ``None``: the first free one); return (table, seat, token)."""
+    def join(self, table_id: str, seat: object, name: object, player_key: object = None) -> tuple[LiveTable, int, str]:
+        """Take a free person seat (``seat`` ``None``: the first free one); return (table, seat, token).
+
+        With ``player_key`` the seat is the signed-in ``name``'s, and rated (:meth:`signed_in`).
+        """
+        player = self.signed_in(name, player_key)
         table = self.get(table_id)
         free = table.free_seats()
         if seat is None:
@@ -388,7 +398,8 @@ class TableManager:
         token = new_token()
         s = table.seats[seat]
         s.token_hash = hash_token(token)
-        s.name = _clean_name(name, f"player {seat}")
+        s.name = player or _clean_name(name, f"player {seat}")
+        s.player = player
         s.gone_since = time.time()
         events = [table.event("join", seat=seat, name=s.name)]
         events += self._maybe_begin(table)
@@ -397,6 +408,31 @@ class TableManager:
         self._broadcast(table, events)
         self._wake_up(table)
         return table, seat, token
+
+    def signed_in(self, name: object, key: object) -> str | None:
+        """Return the claimed name a seat sits as when ``key`` is its player key, or ``None`` without a key.
+
+        A wrong key is ``unauthorized``; a name taken by a claimed one (in any case) without its key is
+        ``name_taken``: nobody sits under a signed-in person's name but that person (docs/web.md, "Ratings").
+        """
+        if key is None:
+            if isinstance(name, str):
+                self._unclaimed(_clean_name(name, ""))
+            return None
+        if not isinstance(key, str) or not 0 < len(key) <= 100:
+            raise ApiError("unauthorized", "the player key is malformed")
+        if not isinstance(name, str) or not name.strip():
+            raise ApiError("bad_request", "a player key is sent with the name it was given for")
+        row = self.store.player(name)
+        if row is None or not secrets.compare_digest(row["key_hash"], hash_token(key)):
+            raise ApiError("unauthorized", f"this player key does not sign in as {name.strip()[:40]!r}")
+        return str(row["name"])
+
+    def _unclaimed(self, name: str) -> None:
+        """Refuse (``name_taken``) a name given without a key that is a claimed name."""
+        if name and self.store.player(name) is not None:
+            raise ApiError("name_taken", f"{name[:40]!r} is a signed-in player's name: sign in with its key, "
+                                         "or choose another name")
 
     def _maybe_begin(self, table: LiveTable) -> list[dict[str, Any]]:
         if table.status != "waiting" or table.free_seats():
@@ -424,7 +460,9 @@ class TableManager:
             events += table.apply(decided, "rule")
         if table.state.is_over and not table.match.over and self.config.deal_pause > 0:
             table.next_deal_at = time.time() + self.config.deal_pause  # The result is shown until then, or all are ready.
-        self._write(table.id, table=table.table_row(), **table.stored_rows(plies), events=events)
+        # A finished deal is rated in the transaction that stores it, once (docs/web.md, "Ratings").
+        self._write(table.id, table=table.table_row(), **table.stored_rows(plies), events=events,
+                    rating=table.rating_row())
         self._broadcast(table, events)
         self._wake_up(table)
         self._forget_if_idle(table)

@@ -35,6 +35,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
+from mustamaija.ratings.glicko2 import Rating
+from mustamaija.ratings.names import identity_kind, identity_name, name_key
+from mustamaija.ratings.outcomes import Outcome
+from mustamaija.ratings.standings import PROVISIONAL_RD, Standing, rate_deal
 from mustamaija.web.jsontext import dumps, loads
 
 __all__ = ["FlushError", "Store", "StoreInUse"]
@@ -66,6 +70,7 @@ SEATS = sa.Table(
     sa.Column("bot", sa.Text),
     sa.Column("name", sa.Text),
     sa.Column("token_hash", sa.String(64)),
+    sa.Column("player", sa.String(64)),  # The signed-in name that sits here (docs/web.md, "Ratings"), or NULL.
 )
 
 DEALS = sa.Table(
@@ -117,9 +122,43 @@ ACTIONS = sa.Table(
     sa.Column("action", sa.Text, nullable=False),  # A docs/formats.md record action: private, never an event.
 )
 
-sa.Index("ix_mm_tables_status", TABLES.c.status)
+PLAYERS = sa.Table(
+    "mm_players", _meta,
+    sa.Column("name_key", sa.String(64), primary_key=True),  # The name as it is unique: NFKC, case folded.
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=False),  # The player key's hash, as seat tokens are kept.
+    sa.Column("created", sa.Float, nullable=False),
+)
 
-HEAD: Final = "0003"
+RATINGS = sa.Table(
+    "mm_ratings", _meta,
+    sa.Column("identity", sa.String(255), primary_key=True),  # player:<name key> or bot:<level or spec>
+    sa.Column("game", sa.String(60), primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # human or bot
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("rd", sa.Float, nullable=False),
+    sa.Column("volatility", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("losses", sa.Integer, nullable=False),
+    sa.Column("draws", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float),
+)
+
+RATED_DEALS = sa.Table(
+    "mm_rated_deals", _meta,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("deal_no", sa.Integer, primary_key=True),
+    sa.Column("game", sa.String(60), nullable=False),
+    sa.Column("rated", sa.Float, nullable=False),
+    sa.Column("changes", sa.Text, nullable=False),  # Each rated seat's identity and rating before and after.
+)
+
+sa.Index("ix_mm_tables_status", TABLES.c.status)
+sa.Index("ix_mm_ratings_game_rating", RATINGS.c.game, RATINGS.c.rating)
+
+HEAD: Final = "0004"
 """The newest revision of the schema."""
 
 
@@ -240,6 +279,7 @@ class Store:
         deal: Mapping[str, Any] | None = None,
         actions: Iterable[Mapping[str, Any]] = (),
         events: Iterable[Mapping[str, Any]] = (),
+        rating: Mapping[str, Any] | None = None,
     ) -> None:
         """Write a table's changed columns, seats, one deal, appended actions and new events in one transaction, now.
 
@@ -247,7 +287,7 @@ class Store:
         and writes none of it.
         """
         self.flush()
-        self.stage(table_id, table=table, seats=seats, deal=deal, actions=actions, events=events)
+        self.stage(table_id, table=table, seats=seats, deal=deal, actions=actions, events=events, rating=rating)
         batch, self._pending = self._pending, {}
         with self.engine.begin() as conn:
             _write(conn, batch)
@@ -261,6 +301,7 @@ class Store:
         deal: Mapping[str, Any] | None = None,
         actions: Iterable[Mapping[str, Any]] = (),
         events: Iterable[Mapping[str, Any]] = (),
+        rating: Mapping[str, Any] | None = None,
     ) -> None:
         """Add a change to the batch that :meth:`flush` writes (every read flushes first).
 
@@ -269,6 +310,10 @@ class Store:
         The rows are turned into text now, so that later changes to the objects given do not reach the
         batch. Changes to one table merge: the last value of a column, seat or deal wins; events and
         actions add up, and a deal's record replaces the actions it holds.
+
+        ``rating`` rates a finished deal in the same transaction, once (:func:`_rate`): its ``deal_no``,
+        ``game``, the ``seats``' identities (``None``: not rated), their display ``names`` by identity, the
+        pairwise ``outcomes`` as ``[a, b, score]`` and the time ``at``.
         """
         change = self._pending.get(table_id)
         if change is None:
@@ -292,6 +337,8 @@ class Store:
             change.actions[a["deal_no"], a["ply"]] = dumps(a["action"])
         change.events.extend({"seq": e["seq"], "deal_no": e.get("deal") or 0,
                               "payload": dumps(e)} for e in events)
+        if rating is not None:
+            change.ratings.append(loads(dumps(rating)))  # A copy: later changes to the objects do not reach it.
 
     @property
     def pending(self) -> bool:
@@ -388,6 +435,75 @@ class Store:
                 q = q.limit(limit)
             return [loads(r[0]) for r in conn.execute(q)]
 
+    # -- players and ratings (docs/web.md, "Ratings") ---------------------------------------------
+
+    def add_player(self, name: str, key_hash: str) -> bool:
+        """Claim a checked name with its key's hash; return False if the name is taken (in any case or form)."""
+        row = {"name_key": name_key(name), "name": name, "key_hash": key_hash, "created": time.time()}
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(PLAYERS.insert().values(**row))
+        except sa.exc.IntegrityError:  # The primary key: another request claimed the name first.
+            return False
+        return True
+
+    def player(self, name: str) -> dict[str, Any] | None:
+        """Return the claimed name ``name`` stands for (any case or form): ``name``, ``key_hash``, ``created``; or None."""
+        key = name_key(name)
+        if not key or len(key) > 64 or "\0" in key:  # No claimed name is that long or holds a NUL (PostgreSQL refuses it).
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(PLAYERS).where(PLAYERS.c.name_key == key)).mappings().first()
+            return None if row is None else dict(row)
+
+    def leaderboard(self, game: str, kind: str | None = None, limit: int = 100,
+                    offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
+        """Return how many identities ``game`` rates (of ``kind``, if given) and the rows of one page of its board.
+
+        The order is :func:`mustamaija.ratings.standings.ranked`'s: established ratings first, highest first,
+        then the provisional ones.
+        """
+        self.flush()
+        where = [RATINGS.c.game == game] + ([RATINGS.c.kind == kind] if kind is not None else [])
+        with self.engine.connect() as conn:
+            total = conn.execute(sa.select(sa.func.count()).select_from(RATINGS).where(*where)).scalar_one()
+            q = (sa.select(RATINGS).where(*where)
+                 .order_by(sa.case((RATINGS.c.rd > PROVISIONAL_RD, 1), else_=0), RATINGS.c.rating.desc(),
+                           RATINGS.c.identity)
+                 .limit(limit).offset(offset))
+            return int(total), [dict(r) for r in conn.execute(q).mappings()]
+
+    def ratings_of(self, identity: str) -> list[dict[str, Any]]:
+        """Return an identity's rating rows, one per game it was rated in, each with its ``rank`` on that board."""
+        if "\0" in identity or len(identity) > 255:  # No identity is; PostgreSQL would refuse the NUL.
+            return []
+        self.flush()
+        provisional = sa.case((RATINGS.c.rd > PROVISIONAL_RD, 1), else_=0)
+        with self.engine.connect() as conn:
+            q = sa.select(RATINGS).where(RATINGS.c.identity == identity).order_by(RATINGS.c.game)
+            out = []
+            for row in conn.execute(q).mappings():
+                mine = 1 if row["rd"] > PROVISIONAL_RD else 0
+                ahead = sa.or_(provisional < mine, sa.and_(provisional == mine, sa.or_(
+                    RATINGS.c.rating > row["rating"],
+                    sa.and_(RATINGS.c.rating == row["rating"], RATINGS.c.identity < identity))))
+                count = conn.execute(sa.select(sa.func.count()).select_from(RATINGS)
+                                     .where(RATINGS.c.game == row["game"], ahead)).scalar_one()
+                out.append({**row, "rank": int(count) + 1})
+            return out
+
+    def rated_deal(self, table_id: str, deal_no: int) -> dict[str, Any] | None:
+        """Return how a deal changed its seats' ratings (``changes`` parsed), or None if it was not rated."""
+        self.flush()
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(RATED_DEALS).where(
+                RATED_DEALS.c.table_id == table_id, RATED_DEALS.c.deal_no == deal_no)).mappings().first()
+        if row is None:
+            return None
+        out = dict(row)
+        out["changes"] = loads(out["changes"])
+        return out
+
 
 def _whole(conn: Connection, table_id: str, row: sa.RowMapping) -> dict[str, Any]:
     """Return a deal's row with its whole record: the stored record, then the actions appended since."""
@@ -412,7 +528,8 @@ class _Change:
     """One table's staged rows, all as text.
 
     The columns of its row; seats and deals by number; record actions by (deal, ply); for each deal
-    whose record was staged, how many actions that record holds (their rows are deleted); new events.
+    whose record was staged, how many actions that record holds (their rows are deleted); new events;
+    finished deals to rate.
     """
 
     table: dict[str, Any] = field(default_factory=dict)
@@ -421,6 +538,7 @@ class _Change:
     actions: dict[tuple[int, int], str] = field(default_factory=dict)
     held: dict[int, int] = field(default_factory=dict)
     events: list[dict[str, Any]] = field(default_factory=list)
+    ratings: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _write(conn: Connection, batch: Mapping[str, _Change]) -> None:
@@ -453,6 +571,54 @@ def _write(conn: Connection, batch: Mapping[str, _Change]) -> None:
         _execute_many(conn, _INSERT_ACTIONS, ("table_id", "deal_no", "ply", "action"), actions)
     if events:
         _execute_many(conn, _INSERT_EVENTS, ("table_id", "seq", "deal_no", "payload"), events)
+    locked = False
+    for table_id, change in batch.items():
+        for rating in change.ratings:
+            if not locked and conn.dialect.name == "postgresql":
+                # Servers of a cluster rate one deal at a time: a bot level's standing is read, then written.
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(7010002)"))  # Held until the commit.
+                locked = True
+            _rate(conn, table_id, rating)
+
+
+def _rate(conn: Connection, table_id: str, deal: Mapping[str, Any]) -> None:
+    """Rate a finished deal in the current transaction, unless it was rated before (by this or another server).
+
+    The rated deal's row (table id and deal number) is the key that makes it once only: a deal written
+    again, by a retried batch, a restart or another server, finds it and changes nothing.
+    """
+    key = (RATED_DEALS.c.table_id == table_id) & (RATED_DEALS.c.deal_no == deal["deal_no"])
+    if conn.execute(sa.select(RATED_DEALS.c.deal_no).where(key)).first() is not None:
+        return
+    game, seats, at = deal["game"], list(deal["seats"]), float(deal["at"])
+    who = sorted({s for s in seats if s is not None})
+    rows = conn.execute(sa.select(RATINGS).where(RATINGS.c.game == game, RATINGS.c.identity.in_(who))).mappings()
+    before = {r["identity"]: _standing(r) for r in rows}
+    after = rate_deal(before, seats, [Outcome(int(a), int(b), float(score)) for a, b, score in deal["outcomes"]], at)
+    if after:
+        names = deal.get("names") or {}
+        _upsert(conn, RATINGS, ("identity", "game"), _RATING_COLUMNS, [
+            {"identity": identity, "game": game, "kind": identity_kind(identity),
+             "name": str(names.get(identity) or identity_name(identity)), "rating": s.rating.rating, "rd": s.rating.rd,
+             "volatility": s.rating.volatility, "games": s.games, "wins": s.wins, "losses": s.losses, "draws": s.draws,
+             "updated": s.updated} for identity, s in sorted(after.items())])
+    changes = [{"seat": seat, "identity": identity,
+                "before": _pair(before.get(identity, Standing())), "after": _pair(after[identity])}
+               for seat, identity in enumerate(seats) if identity in after]
+    conn.execute(RATED_DEALS.insert().values(table_id=table_id, deal_no=deal["deal_no"], game=game, rated=at,
+                                             changes=dumps(changes)))
+
+
+_RATING_COLUMNS: Final = ("kind", "name", "rating", "rd", "volatility", "games", "wins", "losses", "draws", "updated")
+
+
+def _standing(row: sa.RowMapping) -> Standing:
+    return Standing(Rating(row["rating"], row["rd"], row["volatility"]), row["games"], row["wins"], row["losses"],
+                    row["draws"], row["updated"])
+
+
+def _pair(s: Standing) -> list[float]:
+    return [round(s.rating.rating, 2), round(s.rating.rd, 2)]
 
 
 _INSERT_EVENTS: Final = EVENTS.insert()

@@ -139,6 +139,8 @@ class MustamaijaTable:
     layout = "beating"
     default_players = 3
     lobby = LOBBY
+    puzzles = "mustamaija.games.mustamaija.puzzles.web:SERVICE"
+    """The endgame puzzles of the ``/puzzles`` page (:mod:`mustamaija.web.puzzles_api`), as ``module:attribute``."""
 
     def match_settings(self, body: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         """Return the rule overrides and the match length: ``deals`` deals (5 if neither is given) or ``max_losses``."""

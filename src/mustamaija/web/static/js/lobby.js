@@ -4,6 +4,7 @@
 import { api, describeSeat, loadSeat, saveName, saveSeat, savedName, seatLink } from "./api.js";
 import { cardEl } from "./cards.js";
 import { $, el } from "./dom.js";
+import { seatFields, signIn, signOut, signedIn } from "./player.js";
 import "./settings.js"; // The player's suit colours hold here too.
 
 const lobby = { games: [], game: null, seatChoices: [] };
@@ -199,6 +200,7 @@ function createBody() {
     hints: $("hints").checked,
     sit: true,
     player_name: name || "Player",
+    ...seatFields("player_name"), // A signed-in name sits as itself, with its key: the seat is rated.
   };
   // The match ends at the chosen end (deals, losses, hands or a score): the other ends are off.
   const count = Number($("match-count").value) || 1;
@@ -223,7 +225,7 @@ async function onCreate(event) {
   button.disabled = true;
   try {
     const name = $("player-name").value.trim();
-    if (name) saveName(name);
+    if (name && !signedIn()) saveName(name);
     const answer = await api("/api/tables", { method: "POST", body: createBody() });
     const id = answer.table.id;
     saveSeat(id, answer.seat, answer.token);
@@ -285,7 +287,7 @@ async function joinTable(id, button) {
   button.disabled = true;
   try {
     const name = $("player-name").value.trim() || savedName() || "Player";
-    const answer = await api(`/api/tables/${id}/join`, { method: "POST", body: { name } });
+    const answer = await api(`/api/tables/${id}/join`, { method: "POST", body: { name, ...seatFields("name") } });
     saveSeat(id, answer.seat, answer.token);
     location.assign(`/t/${id}`);
   } catch (e) {
@@ -346,6 +348,97 @@ function myTables() {
   }
 }
 
+// --- rated play: claiming a name, signing in and out ---------------------------------------------------------
+
+/** Show the account box as the stored sign-in says: the form, or the name with its ratings. */
+function showAccount(ratings = null) {
+  const me = signedIn();
+  $("account-out").hidden = Boolean(me);
+  $("account-in").hidden = !me;
+  const nameInput = $("player-name");
+  nameInput.readOnly = Boolean(me);
+  nameInput.title = me ? "You are signed in: you sit under your name" : "";
+  if (me) {
+    nameInput.value = me.name;
+    $("account-who").textContent = me.name;
+    const list = $("account-ratings");
+    list.replaceChildren();
+    for (const r of ratings || []) {
+      const item = el("li", "", `${r.title}: ${Math.round(r.rating)}${r.provisional ? "?" : ""}, #${r.rank} `);
+      item.append(el("span", "muted", `(${r.games} deal${r.games === 1 ? "" : "s"})`));
+      list.append(item);
+    }
+    if (ratings && !ratings.length) list.append(el("li", "muted", "No rated deal yet: sit down at a table."));
+  } else if (nameInput.readOnly === false && !nameInput.value) {
+    nameInput.value = savedName();
+  }
+}
+
+/** Check the stored name and key with the server; a key that no longer signs in is forgotten. */
+async function checkAccount() {
+  const me = signedIn();
+  if (!me) return showAccount();
+  try {
+    const answer = await api("/api/players/signin", { method: "POST", body: { name: me.name, key: me.key } });
+    signIn(answer.name, me.key);
+    showAccount(answer.ratings);
+  } catch (e) {
+    if (e.code === "unauthorized") {
+      signOut();
+      $("player-name").value = "";
+      $("account-error").textContent = `The saved key no longer signs in as ${me.name}: sign in again.`;
+    }
+    showAccount();
+  }
+}
+
+async function onSignIn(event) {
+  event.preventDefault();
+  $("account-error").textContent = "";
+  const name = $("account-name").value.trim();
+  const key = $("account-key").value.trim();
+  if (!name || !key) {
+    $("account-error").textContent = "Give your name and its player key (or claim a new name).";
+    return;
+  }
+  try {
+    const answer = await api("/api/players/signin", { method: "POST", body: { name, key } });
+    signIn(answer.name, key);
+    $("account-key").value = "";
+    showAccount(answer.ratings);
+  } catch (e) {
+    $("account-error").textContent = e.message;
+  }
+}
+
+async function onSignUp() {
+  $("account-error").textContent = "";
+  const name = $("account-name").value.trim();
+  if (!name) {
+    $("account-error").textContent = "Write the name you want first.";
+    return;
+  }
+  try {
+    const answer = await api("/api/players", { method: "POST", body: { name } });
+    signIn(answer.name, answer.key);
+    showAccount([]);
+    $("account-new").hidden = false;
+    $("account-new-key").value = answer.key;
+    $("account-new-key").select();
+  } catch (e) {
+    $("account-error").textContent = e.message;
+  }
+}
+
+function onSignOut() {
+  signOut();
+  $("account-new").hidden = true;
+  $("account-new-key").value = "";
+  $("account-error").textContent = "";
+  $("player-name").value = savedName();
+  showAccount();
+}
+
 function importRecord(file) {
   const reader = new FileReader();
   reader.onload = () => {
@@ -365,6 +458,15 @@ async function init() {
   const fan = $("hero-fan");
   for (const c of ["AH", "KC", "QS", "7D"]) fan.append(cardEl(c));
   $("player-name").value = savedName();
+  $("account-form").addEventListener("submit", onSignIn);
+  $("btn-signup").addEventListener("click", onSignUp);
+  $("btn-signout").addEventListener("click", onSignOut);
+  $("copy-key").addEventListener("click", () => {
+    navigator.clipboard?.writeText($("account-new-key").value);
+    $("copy-key").textContent = "Copied";
+  });
+  showAccount();
+  checkAccount();
   try {
     const answer = await api("/api/games");
     lobby.games = answer.games;

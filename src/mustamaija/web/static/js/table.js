@@ -8,6 +8,7 @@ import { createChat } from "./chat.js";
 import { describeCommon, line, listWords, seatName } from "./describe.js";
 import { $, el } from "./dom.js";
 import * as motion from "./motion.js";
+import { seatFields, signedIn } from "./player.js";
 import { mountSettings, onChange } from "./settings.js";
 import * as sound from "./sound.js";
 
@@ -286,10 +287,12 @@ function askName() {
 
 async function join(seat) {
   try {
-    const nameText = await askName();
+    const me = signedIn(); // A signed-in name sits as itself, with its key: the seat is rated.
+    const nameText = me ? me.name : await askName();
     if (nameText === null) return;
-    saveName(nameText);
-    const answer = await api(`/api/tables/${tableId}/join`, { method: "POST", body: { seat, name: nameText } });
+    if (!me) saveName(nameText);
+    const answer = await api(`/api/tables/${tableId}/join`, { method: "POST",
+      body: { seat, name: nameText, ...seatFields("name") } });
     saveSeat(tableId, answer.seat, answer.token);
     app.seat = answer.seat;
     app.token = answer.token;
