@@ -1,7 +1,11 @@
-"""``mustamaija hint RECORD [--seat S] [--json]``: what to play in a record's final position, and why, for any game.
+"""``mustamaija hint FILE [--seat S] [--json]``: what to play in a record's or a position's last position, and why.
 
-The record's game is found by its format (:func:`~mustamaija.core.registry.game_for_record`);
-the hint uses only what the seat can know (:mod:`mustamaija.search.hints`).
+FILE is a record of any game (found by its format,
+:func:`~mustamaija.core.registry.game_for_record`), a position of a game
+that has positions, a game saved from one, or a position's one-line text
+(read by ``--game``; see docs/formats.md). The hint uses only what the
+seat can know (:mod:`mustamaija.search.hints`): for a position, what the
+position makes public.
 """
 
 from __future__ import annotations
@@ -10,13 +14,19 @@ import argparse
 
 from mustamaija.cli.options import failed, print_json
 from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.registry import game_names
 from mustamaija.search.hints import METHODS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the subcommand."""
-    p = sub.add_parser("hint", help="say what to play in a record's final position, and why (from one seat's view)")
-    p.add_argument("file", metavar="RECORD", help="a game record of any game (docs/formats.md)")
+    p = sub.add_parser("hint", help="say what to play in a record's or a position's last position, and why (from one "
+                                    "seat's view)")
+    p.add_argument("file", metavar="FILE",
+                   help="a game record of any game, a position (or a game saved from one), or a position's one-line "
+                        "text (docs/formats.md)")
+    p.add_argument("--game", choices=game_names(), default=None,
+                   help="the game of a position's one-line text (default: the default game)")
     p.add_argument("--seat", type=int, default=None, help="the seat to advise (default: the seat to act)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--method", choices=METHODS, default="auto",
@@ -33,11 +43,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     """Print the hint, or the error on standard error."""
-    from mustamaija.cli.replay import load_record
+    from mustamaija.cli.deals import load_deal
     from mustamaija.search.hints import describe_candidates, hint, view_for
 
     try:
-        game, record = load_record(args.file)
+        # A position's talon of unknown order is shuffled with the seed: the seat's view is the same whatever the order.
+        game, record = load_deal(args.file, seed=args.seed, game=args.game)
         view = view_for(game, record, args.seat)
         result = hint(game, view, method=args.method, iters=args.iters, seconds=args.time, seed=args.seed)
     except MustamaijaError as e:

@@ -2,11 +2,16 @@
 
 With no game options a setup screen opens, where the game is chosen too;
 with any of ``--game``, ``--players``, ``--bots``, ``--preset``, a rule
-(``--rule KEY=VALUE`` or the rule's own option), ``--deals``, ``--seed``
-or ``--load`` the match starts at once::
+(``--rule KEY=VALUE`` or the rule's own option), ``--deals``, ``--seed``,
+``--load`` or ``--position`` the match starts at once::
 
     mustamaija play --players 4 --bots heuristic,heuristic,ismcts --preset standard --seed 7
     mustamaija play --game GAME --players 5 --bots heuristic,pimc --seed 7 --rule KEY=VALUE
+    mustamaija play --position FILE_OR_TEXT --seat 1 --bots hard
+
+``--position`` plays out one deal set up from a position of a game that
+has positions (a file, or the one-line text of docs/formats.md, read by
+``--game``); the person takes ``--seat``, by default the seat to act.
 
 Every rule key of every registered game is also an option of its own
 (``hand_size`` is ``--hand-size``; a rule ``allow_x`` that is true or
@@ -68,12 +73,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="deals in the match, for a game whose rules do not set its length (default 5)")
     p.add_argument("--losses", type=int, default=None, help="end the match when a player has this many losses")
     p.add_argument("--seed", type=int, default=None, help="seed of the shuffles and bots (default: random)")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--seat", type=int, default=None,
+                   help="your seat (default 0; with --position the seat to act; with --load the saved one)")
     p.add_argument("--rated", action="store_true", help="a rated match: no undo and no hints")
     p.add_argument("--pace", type=float, default=0.8, metavar="SECONDS",
                    help="time each bot move stays on screen before the next (default 0.8; + and - change it)")
     p.add_argument("--hint-time", type=float, default=1.0, metavar="SECONDS", help="search time of a hint (default 1)")
     p.add_argument("--load", metavar="RECORD", help="resume a saved game (any record file, of any game) at its last position")
+    p.add_argument("--position", metavar="FILE|TEXT",
+                   help="play out one deal from a position: a position file (or a game saved from one) or a position's "
+                        "one-line text (docs/formats.md); a talon of unknown order is shuffled with --seed")
     p.add_argument("--autosave", default=None, metavar="FILE",
                    help="where Ctrl-C saves the game in progress (default ./GAME-autosave.json)")
     p.add_argument("--save-dir", default=None, metavar="DIR", help="also save every finished deal's record in DIR")
@@ -133,16 +142,25 @@ def run(args: argparse.Namespace) -> int:
     direct = any(v is not None for v in given) or bool(changes)
     session = None
     setup = None
+    if args.load and args.position:
+        raise MustamaijaError("give --load (a saved game) or --position (a position to play out), not both")
     if args.load:
         bots = split_bots(args.bots, _players_of(args.load)) if args.bots else None
-        session = GameSession.load(args.load, bots=bots, human=args.seat if args.seat else None, save_dir=args.save_dir)
+        session = GameSession.load(args.load, bots=bots, human=args.seat, save_dir=args.save_dir)
+    elif args.position:
+        fixed = [name for name, given in (("--players", args.players), ("--preset", args.preset), ("--deals", args.deals),
+                                          ("--losses", args.losses)) if given is not None]
+        if fixed or changes:
+            raise MustamaijaError(f"a position sets its seats, rules and length: leave out "
+                                  f"{', '.join(fixed) or 'the rule options'} with --position")
+        session = _position_session(args)
     else:
         game: Game = get_game(args.game or DEFAULT_GAME)
         rules = game.make_rules(args.preset, changes)
         players = args.players if args.players is not None else 4
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
         config = MatchConfig(game.name, players=players, rules=rules, bots=tuple(split_bots(args.bots or "medium", players)),
-                             human=args.seat, seed=seed, rated=args.rated,
+                             human=args.seat if args.seat is not None else 0, seed=seed, rated=args.rated,
                              options=_options(args, dict(table_of(game).controller.match_options)))
         config.validate()
         if direct and not args.setup:
@@ -161,13 +179,35 @@ def run(args: argparse.Namespace) -> int:
     return int(code or 0)
 
 
+def _position_session(args: argparse.Namespace) -> Any:
+    """Return the session that plays out the position of ``--position`` (a file or a one-line text)."""
+    from mustamaija.cli.deals import load_deal
+    from mustamaija.players.levels import split_bots
+    from mustamaija.tui.session import GameSession
+
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    try:
+        game, deal = load_deal(args.position, seed=seed, game=args.game)
+    except MustamaijaError as e:
+        raise MustamaijaError(f"{args.position}: {e}") from None
+    if game.is_record(deal.to_json()):
+        raise MustamaijaError(f"{args.position} is a game record, not a position: resume it with --load")
+    bots = split_bots(args.bots, deal.players) if args.bots else None
+    return GameSession.from_position(deal, game, bots=bots, human=args.seat, seed=seed, rated=args.rated,
+                                     save_dir=args.save_dir)
+
+
 def _players_of(path: str) -> int:
     from mustamaija.core.records import read_json
-    from mustamaija.core.registry import game_for_record
+    from mustamaija.core.registry import game_for_position, game_for_record
 
     try:
         with open(path, "rb") as f:
             obj = read_json(f.read())
     except OSError as e:
         raise MustamaijaError(f"cannot read {path}: {e.strerror or e}") from None
+    owner = game_for_position(obj)
+    positions = owner.positions() if owner is not None else None
+    if positions is not None:
+        return int(positions.load(obj).players)
     return int(game_for_record(obj).load_record(obj).players)

@@ -2,7 +2,9 @@
 
 Each file is replayed by the game its ``format`` (or ``game``) key names
 (:func:`~mustamaija.core.registry.game_for_record`; a record naming neither
-is of the default game), so lists mixing games work.
+is of the default game), so lists mixing games work. A deal played from a
+position has no deck: it is saved as the position with its ``actions``
+(docs/formats.md), and replayed from the position.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from mustamaija.core.errors import FormatError
 from mustamaija.core.protocol import Game
 from mustamaija.core.records import read_json
-from mustamaija.core.registry import game_for_record
+from mustamaija.core.registry import game_for_position, game_for_record
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,6 +43,10 @@ def load_record(path: str) -> tuple[Game, Any]:
         obj = read_json(Path(path).read_bytes())  # Bad JSON: a FormatError naming the parser's reason.
     except OSError as e:
         raise FormatError(f"cannot read the file: {e.strerror or e}") from None
+    owner = game_for_position(obj)
+    positions = owner.positions() if owner is not None else None
+    if owner is not None and positions is not None:  # A deal played from a position (it replays as a record does).
+        return owner, positions.load(obj)
     game = game_for_record(obj)
     return game, game.load_record(obj)
 
@@ -54,7 +60,7 @@ def replay_text(game: Game, record: Any, as_json: bool) -> str:
 
 def _step_through(game: Game, record: Any, title: str) -> int | None:
     """Open the terminal stepper on a record of a game with a terminal table; ``None`` for a game without one."""
-    if game.renderer("tui") is None:
+    if game.renderer("tui") is None or not game.is_record(record.to_json()):  # The stepper shows dealt records.
         return None
     from mustamaija.tui.app import TableApp
 

@@ -1,10 +1,12 @@
 """``mustamaija solve FILE [--json]``: solve an endgame exactly, for a game that has an exact solver.
 
-FILE is a position or a record of a game whose search kit has an exact
-solver (:class:`mustamaija.search.kit.ExactSolver`, from ``kit.solver()``);
-the solver says which formats it reads (see docs/formats.md). With
-``--json`` the solver's result object is printed; without it, the solver's
-account for people. A game without a solver gets an error saying so.
+FILE is a position (or a game saved from one, or a position's one-line
+text) or a record of a game whose search kit has an exact solver
+(:class:`mustamaija.search.kit.ExactSolver`, from ``kit.solver()``); the
+solver says which formats it reads and which positions it can solve,
+naming the problem otherwise (see docs/formats.md). With ``--json`` the
+solver's result object is printed; without it, the solver's account for
+people. A game without a solver gets an error saying so.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     """Register the subcommand."""
     p = sub.add_parser("solve", help="solve an endgame exactly: can the seat to act make sure of the result?")
     p.add_argument("file", metavar="FILE",
-                   help="a position, or a record whose final position is an endgame the game's solver takes "
-                        "(docs/formats.md)")
+                   help="a position (or its one-line text), or a record whose final position is an endgame the game's "
+                        "solver takes (docs/formats.md)")
     p.add_argument("--json", action="store_true", help="print the docs/formats.md result object")
     p.set_defaults(run=run)
 
@@ -47,11 +49,16 @@ def solver_for(obj: object) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Solve the file; print the result, or the error on standard error."""
+    from mustamaija.cli.deals import is_position_text, load_deal
+
     try:
         try:
-            obj = read_json(Path(args.file).read_bytes())
-        except OSError as e:
-            raise FormatError(f"cannot read the file: {e.strerror or e}") from None
+            data: bytes | None = Path(args.file).read_bytes()
+        except OSError:
+            data = None
+        # A position's one-line text, in a file or given as it is, is read as a position (load_deal names a missing file).
+        text = data is None or is_position_text(data)
+        obj = load_deal(args.file)[1].to_json() if text else read_json(data or b"")
         solver = solver_for(obj)
         state = solver.load(obj)
         result = solver.solve(state)

@@ -198,6 +198,10 @@ class GameBase:
         words = getattr(action, "words", None)
         return str(words()) if callable(words) else self.describe_action(action)
 
+    def positions(self) -> Any:
+        """Return the game's positions (:class:`~mustamaija.core.protocol.GamePositions`); ``None``: it has none."""
+        return None
+
     def renderer(self, front_end: str) -> str | None:
         """Return the ``module:attribute`` of this game's renderer for ``front_end``, if it has one."""
         target = self.RENDERERS.get(front_end)

@@ -46,6 +46,7 @@ __all__ = [
     "BotFactory",
     "Game",
     "GameAction",
+    "GamePositions",
     "GameRecord",
     "GameState",
     "GameView",
@@ -263,6 +264,37 @@ class SearchKit(Protocol):
 
 
 @runtime_checkable
+class GamePositions(Protocol):
+    """A game's positions: any deal set up from a document or a one-line text, and deals played on from one.
+
+    A position says where every card is and what each seat knows; the
+    layers above read them for ``play --position``, ``hint`` and ``solve``
+    without knowing the game (``game.positions()``).
+    """
+
+    formats: Sequence[str]
+    """The ``format`` values of the game's position documents."""
+
+    def reads(self, obj: object) -> bool:
+        """Return whether a parsed JSON object is a position of this game."""
+
+    def load(self, source: object, seed: int | str | None = None) -> GameRecord:
+        """Return the deal a position sets up (a parsed JSON object, JSON text or the game's one-line text).
+
+        The result replays as a record does (``start()``, ``replay()``,
+        ``actions``: the actions a saved game played on from the position);
+        ``seed`` deals what the position leaves to chance. Raise
+        ``FormatError`` naming the problem.
+        """
+
+    def record(self, start: Any, state: Any, **extra: Any) -> GameRecord:
+        """Return the document of a deal set up at ``start`` and played on to ``state`` (it has no deck to record)."""
+
+    def text(self, state: Any) -> str:
+        """Return the one-line text form of a state's position, fit for a link."""
+
+
+@runtime_checkable
 class Game(Protocol):
     """One game: its description and every operation of it that the layers above need."""
 
@@ -407,6 +439,9 @@ class Game(Protocol):
         steps (:mod:`mustamaija.players.whole`). Raise
         :class:`~mustamaija.core.errors.IllegalActionError` unless the action is legal now.
         """
+
+    def positions(self) -> GamePositions | None:
+        """Return this game's positions (:class:`GamePositions`), or ``None`` for a game that has none."""
 
     def search_kit(self) -> SearchKit:
         """Return this game's knowledge for the generic searches (:class:`SearchKit`)."""

@@ -26,7 +26,10 @@ from typing import Final
 from mustamaija.core.errors import UnknownGameError
 from mustamaija.core.protocol import Game, protocol_members
 
-__all__ = ["BUILTIN_GAMES", "DEFAULT_GAME", "ENTRY_POINT_GROUP", "game_for_record", "game_names", "games", "get_game", "register_game"]
+__all__ = [
+    "BUILTIN_GAMES", "DEFAULT_GAME", "ENTRY_POINT_GROUP", "game_for_position", "game_for_record", "game_names", "games",
+    "get_game", "register_game",
+]
 
 BUILTIN_GAMES: Final = {
     "mustamaija": "mustamaija.games.mustamaija.game",
@@ -123,3 +126,15 @@ def game_for_record(obj: object) -> Game:
         return get_game(DEFAULT_GAME)
     known = ", ".join(g.record_format for g in games())
     raise FormatError(f"unknown record format {fmt!r} (known formats: {known})")
+
+
+def game_for_position(obj: object) -> Game | None:
+    """Return the game whose positions (``game.positions()``) read a parsed JSON object; ``None`` if no game's do.
+
+    A record is never a position, even for a game whose positions take objects without a ``format``.
+    """
+    for game in games():
+        positions = game.positions()
+        if positions is not None and positions.reads(obj) and not game.is_record(obj):
+            return game
+    return None

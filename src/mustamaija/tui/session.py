@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from mustamaija.core.errors import FormatError, IllegalActionError, MustamaijaError
 from mustamaija.core.protocol import Game, Player
-from mustamaija.core.registry import DEFAULT_GAME, game_for_record, get_game
+from mustamaija.core.registry import DEFAULT_GAME, game_for_position, game_for_record, get_game
 from mustamaija.players.levels import make_player, seat_label
 from mustamaija.players.play import next_action
 from mustamaija.players.random import RandomPlayer
@@ -225,6 +225,8 @@ class GameSession:
         self.saved: list[str] = []
         self.start: Any = None
         self.state: Any = None
+        self.origin: Any = None
+        """The game's positions when the deal was set up from a position (its record is then the position's)."""
         self._header: list[str] = []
         self._lines: list[list[str]] = []
         if _start:
@@ -270,6 +272,7 @@ class GameSession:
         if self.over:
             raise MustamaijaError(f"the {c.words.match} is over")
         self.deal_no += 1
+        self.origin = None  # A match that began at a position goes on with dealt deals.
         self._begin(self._deal())
 
     def _finish(self) -> None:
@@ -466,9 +469,15 @@ class GameSession:
     # -- saving and loading ----------------------------------------------------------------------------
 
     def record(self) -> Any:
-        """Return the deal so far as a record of its game, with the match in the extra ``match`` key."""
+        """Return the deal so far as a record of its game, with the match in the extra ``match`` key.
+
+        A deal set up from a position has no deck: its record is the position with the actions played since
+        (``game.positions().record``), which ``play --position`` and ``--load`` resume.
+        """
         meta = {**self.config.to_json(), "deal": self.deal_no, "totals": list(self.totals),
                 "results": [r.to_json() for r in self.results], "names": list(self.names)}
+        if self.origin is not None:
+            return self.origin.record(self.start, self.state, **{MATCH_KEY: meta})
         return self.game.record_of(self.state, **{MATCH_KEY: meta})
 
     def save(self, path: str) -> str:
@@ -491,8 +500,48 @@ class GameSession:
             obj = json.loads(data)
         except (json.JSONDecodeError, UnicodeDecodeError):
             obj = data  # The default game's reader names the problem.
+        owner = game_for_position(obj)
+        if owner is not None:  # A deal played from a position, saved.
+            positions = owner.positions()
+            assert positions is not None
+            return cls.from_position(positions.load(obj), owner, bots=bots, human=human, save_dir=save_dir)
         game = game_for_record(obj) if isinstance(obj, dict) else get_game(DEFAULT_GAME)
         return cls.from_record(game.load_record(obj), game, bots=bots, human=human, save_dir=save_dir)
+
+    @classmethod
+    def from_position(cls, deal: Any, game: str | Game, *, bots: Sequence[str] | None = None, human: int | None = None,
+                      seed: int = 0, rated: bool = False, save_dir: str | None = None) -> GameSession:
+        """Play out the deal a position sets up (``game.positions().load``), as a match of one deal.
+
+        The person takes seat ``human``, by default the seat to act (in a
+        position before a lead, the attacker). A saved game played from a
+        position (its actions and ``match`` key) resumes at its last position.
+        """
+        game = get_game(game)
+        positions = game.positions()
+        if positions is None:
+            raise MustamaijaError(f"{game.title} has no positions")
+        state = deal.replay()  # An illegal action is reported before anything else happens.
+        meta = deal.extra.get(MATCH_KEY)
+        if isinstance(meta, Mapping):
+            config = _config_from_meta(game, meta, deal)
+        else:
+            if state.is_over:
+                raise MustamaijaError(f"the deal of this position is over ({game.outcome_text(state)}): nothing to play")
+            rules, options = _controller(game).one_deal(deal.rules)
+            config = MatchConfig(game.name, players=deal.players, rules=rules, human=state.to_act, seed=seed,
+                                 rated=rated, options=options)
+        if bots is not None:
+            config.bots = tuple(bots) if len(bots) != 1 else tuple(bots) * (deal.players - 1)
+        if human is not None:
+            config.human = human
+        session = cls(config, save_dir=save_dir, _start=False)
+        session.origin = positions
+        if isinstance(meta, Mapping):
+            session._restore(meta, deal)
+        session.dealer = deal.dealer
+        session._begin(deal.start(), deal.actions)
+        return session
 
     @classmethod
     def from_record(cls, record: Any, game: str | Game, *, bots: Sequence[str] | None = None, human: int | None = None,

@@ -14,7 +14,7 @@ from mustamaija.games.mustamaija.actions import (
 )
 from mustamaija.games.mustamaija.deals import deck_for_hands, shuffled_deck
 from mustamaija.games.mustamaija.match import DealResult, Match
-from mustamaija.games.mustamaija.position import POSITION_FORMAT, Position
+from mustamaija.games.mustamaija.position import POSITION2_FORMAT, POSITION_FORMAT, Position, PositionRecord
 from mustamaija.games.mustamaija.record import RECORD_FORMAT, Record, state_to_json
 from mustamaija.games.mustamaija.rules import DEFAULT_MAX_TURNS, PRESET_SOURCES, PRESETS, Rules
 from mustamaija.games.mustamaija.sampling import sample_state
@@ -28,6 +28,7 @@ __all__ = [
     "LEAD",
     "NUM_STEPS",
     "OVER",
+    "POSITION2_FORMAT",
     "POSITION_FORMAT",
     "PRESETS",
     "PRESET_SOURCES",
@@ -40,6 +41,7 @@ __all__ = [
     "Lead",
     "Match",
     "Position",
+    "PositionRecord",
     "Record",
     "Rules",
     "State",

@@ -16,9 +16,9 @@ or not. Unless forced (``method="solver"``) this is done up to
 long, so the hint searches instead). Nothing here reads a card the seat
 cannot see: the view determines every hand.
 
-**Solving.** ``mustamaija solve`` reads a position (``mustamaija-position/1``)
-or a record whose final position is a talon-empty endgame with the attacker
-to lead, and prints the docs/formats.md result or an account for people: the
+**Solving.** ``mustamaija solve`` reads a position (``mustamaija-position/1``
+or ``/2``, or a game saved from one) or a record whose last position is a
+talon-empty endgame with the attacker to lead, and prints the docs/formats.md result or an account for people: the
 verdict, the safe first leads and the principal line turn by turn.
 
 :func:`hint` is the generic hint for callers that hold a Mustamaija state,
@@ -84,7 +84,7 @@ def _candidate(actions: tuple[Action, ...], safe: bool, also: tuple[tuple[Action
 class EndgameAnalysis:
     """The talon-empty solver for hints and ``mustamaija solve`` (:class:`mustamaija.search.kit.ExactSolver`)."""
 
-    formats = ("mustamaija-position/1", "mustamaija-record/1")
+    formats = ("mustamaija-position/1", "mustamaija-position/2", "mustamaija-record/1")
 
     def hint(self, game: Any, view: View, force: bool, you: bool = False) -> HintResult | None:
         """Return proven verdicts when the view determines every hand (and, unless ``force``, the position is small).
@@ -281,8 +281,14 @@ def _beaten(c: Candidate) -> int:
 
 
 def load_position_state(obj: object) -> State:
-    """Return the state to solve from a parsed position or record; errors are :class:`FormatError`."""
-    from mustamaija.games.mustamaija.position import POSITION_FORMAT, Position
+    """Return the state to solve from a parsed position (/1 or /2) or record; errors are :class:`FormatError`.
+
+    A /2 position, or a saved game played on from one (its ``actions``), is
+    solved at its last position, as a record is; the solver needs that
+    position to be a talon-empty lead, and says so, pointing to
+    ``mustamaija hint`` (which searches), when it is not.
+    """
+    from mustamaija.games.mustamaija.position import POSITION_FORMATS, PositionRecord
     from mustamaija.games.mustamaija.record import RECORD_FORMAT
 
     if isinstance(obj, (str, bytes)):
@@ -292,14 +298,34 @@ def load_position_state(obj: object) -> State:
             raise FormatError(f"not valid JSON: {e}") from None
     is_record = isinstance(obj, dict) and (obj.get("format") == RECORD_FORMAT or ("deck" in obj and "format" not in obj))
     if not is_record:
-        if isinstance(obj, dict) and obj.get("format", POSITION_FORMAT) != POSITION_FORMAT:
-            raise FormatError(f"unknown format {obj.get('format')!r}: expected {POSITION_FORMAT!r} or {RECORD_FORMAT!r}")
-        return Position.from_json(obj).to_state()
-    state = Record.from_json(obj).replay()
-    try:
-        return Position.from_state(state).to_state()
-    except FormatError as e:
-        raise FormatError(f"the record's final position cannot be solved: {e}") from None
+        if isinstance(obj, dict) and obj.get("format", POSITION_FORMATS[0]) not in POSITION_FORMATS:
+            expected = " or ".join(repr(f) for f in (*POSITION_FORMATS, RECORD_FORMAT))
+            raise FormatError(f"unknown format {obj.get('format')!r}: expected {expected}")
+        deal = PositionRecord.from_json(obj)
+        # The seed only orders a talon of unknown order, which the solver refuses anyway.
+        state = deal.position.to_state(0) if not deal.actions else deal.replay()
+        what = "the saved game's last position" if deal.actions else "the position"
+    else:
+        state, what = Record.from_json(obj).replay(), "the record's final position"
+    _check_solvable(state, what)
+    return state
+
+
+def _check_solvable(state: State, what: str) -> None:
+    """Raise :class:`FormatError` unless the exact solver takes ``state``: a talon-empty lead, between actions."""
+    hint = "; `mustamaija hint FILE` suggests a move there by search"
+    if state.is_over:
+        why = "stopped unfinished (M21)" if state.stopped else f"over: seat {state.loser} lost"
+        raise FormatError(f"{what} cannot be solved: the deal is {why}, so there is no position to solve")
+    if state.talon_size:
+        raise FormatError(f"{what} cannot be solved: the talon still holds {state.talon_size} cards, and the exact "
+                          f"solver needs an empty talon{hint}")
+    if state.phase != LEAD:
+        raise FormatError(f"{what} cannot be solved: seat {state.defender} is to defend, and the exact solver starts "
+                          f"from the attacker about to lead{hint}")
+    if state.in_progress:
+        raise FormatError(f"{what} cannot be solved: seat {state.attacker} is part way through a lead chosen card by "
+                          f"card; the exact solver starts between actions{hint}")
 
 
 def _cards(mask: int) -> str:

@@ -20,6 +20,7 @@ from mustamaija.core.game import GameBase
 from mustamaija.core.protocol import SearchKit
 from mustamaija.core.registry import register_game
 from mustamaija.games.mustamaija.actions import Action, Beat, step_name
+from mustamaija.games.mustamaija.position import PositionFormats
 from mustamaija.games.mustamaija.record import Record, state_to_json
 from mustamaija.games.mustamaija.rules import PRESETS, Rules
 from mustamaija.games.mustamaija.sampling import sample_state
@@ -149,6 +150,10 @@ class MustamaijaGame(
         from mustamaija.games.mustamaija.narrate import narrate
 
         return list(narrate(record))
+
+    def positions(self) -> PositionFormats:
+        """Return Mustamaija's positions (/1 and /2, the one-line text form; docs/formats.md)."""
+        return PositionFormats()
 
     def search_kit(self) -> SearchKit:
         """Return this game's knowledge for the generic searches (:mod:`~mustamaija.games.mustamaija.players.kit`)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from mustamaija.core.cards import (
     QS,
@@ -35,13 +35,16 @@ from mustamaija.core.cards import (
     parse_card,
     parse_suit,
 )
-from mustamaija.core.errors import CardError, IllegalActionError, RulesError
+from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RulesError
 from mustamaija.core.state import StepState, can_of, install_copy
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import DECLARE, STOP, Beat, Declare, Lead, step_name
 from mustamaija.games.mustamaija.deals import shuffled_deck
 from mustamaija.games.mustamaija.rules import DEFEND, LEAD, OVER, PHASES, Phase, Rules
 from mustamaija.games.mustamaija.view import View, view_of
+
+if TYPE_CHECKING:
+    from mustamaija.games.mustamaija.position import Position
 
 __all__ = ["DEFEND", "LEAD", "OVER", "PHASES", "Phase", "State"]
 
@@ -54,7 +57,8 @@ FIXED_BEFORE: Final = -2
 class State(StepState):
     """The whole truth of one deal: every hand, the talon order, the table and the log.
 
-    Build one with :meth:`deal`, :meth:`from_seed` or :meth:`from_position`.
+    Build one with :meth:`deal`, :meth:`from_seed`, :meth:`from_position` (a talon-empty endgame) or
+    :meth:`from_setup` (any position).
     Never hand a ``State`` to a player: give it :meth:`view` instead (M22).
     """
 
@@ -235,6 +239,68 @@ class State(StepState):
                 s.out += (i,)
                 s.outmask |= 1 << i
         s._begin_turn(attacker)
+        return s
+
+    @classmethod
+    def from_setup(cls, position: Position, seed: int | str | None = None) -> State:
+        """Set up any position (``mustamaija-position/2``, docs/formats.md): every fact as the position gives it.
+
+        ``position`` is a validated :class:`~mustamaija.games.mustamaija.position.Position`
+        (``Position.to_state`` calls this). A talon of unknown order is
+        shuffled with ``random.Random(seed)``, its cards whose place is public
+        (the trump card, spades put back) staying where they are. There is no
+        deck, so such a state cannot become a record.
+
+        >>> from mustamaija.games.mustamaija.position import Position
+        >>> p = Position.parse("5_sQh56-hK.d2_~c3A4_c4_l1")
+        >>> s = State.from_setup(p, seed=3)
+        >>> s.talon_size, card_name(s.talon_cards[-1]), s.view(0).known[1] == 1 << parse_card("2D")
+        (3, '4C', True)
+        """
+        p = position
+        s = cls._blank(p.rules, len(p.hands), p.dealer)
+        s.hands = list(p.hands)
+        talon = list(p.talon)
+        card = -1 if p.trump_card is None else p.trump_card
+        tknown = p.revealed | (1 << card if card >= 0 else 0)
+        if p.talon_order == "unknown":
+            if seed is None:
+                raise FormatError("the talon's order is unknown ('talon_order': 'unknown'): give a seed to shuffle it")
+            free = [i for i, c in enumerate(talon) if not tknown >> c & 1]
+            cards = [talon[i] for i in free]
+            random.Random(seed).shuffle(cards)
+            for i, c in zip(free, cards, strict=True):
+                talon[i] = c
+        s.talon = tuple(talon)
+        s.trump = -1 if p.trump_suit is None else p.trump_suit
+        s.trump_card = card
+        s.turn_pending = bool(p.turn_pending)
+        s.revealed = p.revealed
+        s.tknown = tknown if card >= 0 else 0
+        s.public = p.public
+        s.discard = p.discard
+        s.phase = PHASES.index(p.phase)
+        s.attacker = p.attacker
+        s.defender = p.defender
+        if s.phase == DEFEND:
+            s.led = p.led
+            s.pairs = p.beaten
+            beaten = 0
+            for led, beater in p.beaten:
+                beaten |= 1 << led
+                s.used |= 1 << beater
+            s.rem = p.led & ~beaten & ~p.left
+        s.sel = p.selected
+        s.limit = p.limit
+        s.out = tuple(p.out or ())
+        for seat in s.out:
+            s.outmask |= 1 << seat
+        s.turns = p.turns
+        s.declarer = p.declarer
+        s.declared = -1 if p.declarer == -1 else s.trump
+        s.stopped = p.stopped
+        if s.phase == OVER and not p.stopped:
+            s.loser = next(seat for seat, h in enumerate(s.hands) if h)
         return s
 
     @classmethod
