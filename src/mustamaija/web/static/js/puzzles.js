@@ -9,6 +9,7 @@
 import { api } from "./api.js";
 import { cardEl, sortHand } from "./cards.js";
 import { $, el } from "./dom.js";
+import { announce, fitHand, handButtons, moveFocus, refocus, toast } from "./hand.js";
 import * as motion from "./motion.js";
 import { mountSettings, onChange } from "./settings.js";
 import * as sound from "./sound.js";
@@ -138,68 +139,6 @@ function button(id, text, onClick, { primary = false, disabled = false, key = ""
   b.disabled = disabled;
   b.addEventListener("click", onClick);
   return b;
-}
-
-/** Overlap the cards of a long hand so that it fits on one row, in a gentle fan (as at the table). */
-function fitHand(hand, n) {
-  if (n < 2 || !hand.firstElementChild) return;
-  const w = hand.firstElementChild.getBoundingClientRect().width;
-  const step = (hand.clientWidth - 48) / n;
-  const gap = Math.min(step, w + 10) - w;
-  hand.style.setProperty("--gap", `${gap.toFixed(1)}px`);
-  const mid = (n - 1) / 2;
-  const turn = Math.min(3, 28 / n);
-  [...hand.children].forEach((card, i) => {
-    const d = i - mid;
-    card.style.setProperty("--rot", `${(d * turn).toFixed(2)}deg`);
-    card.style.setProperty("--arc", `${(d * d * turn * 0.45).toFixed(1)}px`);
-  });
-}
-
-function handButtons() {
-  return [...$("hand").querySelectorAll("button.card")];
-}
-
-function moveFocus(list, delta, to = null) {
-  const i = list.indexOf(document.activeElement);
-  const next = to || list[(Math.max(i, delta > 0 ? -1 : 0) + delta + list.length) % list.length];
-  list.forEach((b) => { b.tabIndex = -1; });
-  next.tabIndex = 0;
-  next.focus();
-  return next;
-}
-
-function refocus(card, selector = "#hand") {
-  if (!card) return;
-  // Each box of the list ("#hand, #battle") gets the card's attribute: the list's first box itself is no card.
-  const within = selector.split(",").map((box) => `${box.trim()} [data-card="${card}"]`).join(", ");
-  const again = document.querySelector(within);
-  if (again && again.matches("button") && !again.disabled) {
-    handButtons().forEach((x) => { x.tabIndex = -1; });
-    again.tabIndex = 0;
-    again.focus({ preventScroll: true });
-  }
-}
-
-function announce(text) {
-  if (!text) return;
-  const live = $("announcer");
-  live.append(el("p", "", text));
-  while (live.childElementCount > 6) live.firstElementChild.remove();
-}
-
-let toastTimer = null;
-function toast(text, kind = "error") {
-  let t = document.querySelector(".toast");
-  if (!t) {
-    t = el("div", "toast");
-    document.body.append(t);
-  }
-  t.className = `toast ${kind === "info" ? "info" : ""}`;
-  t.textContent = text;
-  $("alert").textContent = text;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => t.remove(), 4200);
 }
 
 const context = {

@@ -7,6 +7,7 @@ import { backEl } from "./cards.js";
 import { createChat } from "./chat.js";
 import { describeCommon, line, listWords, seatName } from "./describe.js";
 import { $, el } from "./dom.js";
+import { announce, fitHand, handButtons, moveFocus, refocus, toast } from "./hand.js";
 import * as motion from "./motion.js";
 import { seatFields, signedIn } from "./player.js";
 import { mountSettings, onChange } from "./settings.js";
@@ -310,13 +311,6 @@ function words(ev, meta = app.meta) {
   return (app.layout && app.layout.describeEvent(ev, meta)) || describeCommon(ev, meta, app.seat) || line(ev.text || ev.kind);
 }
 
-function announce(text) {
-  if (!text) return;
-  const live = $("announcer");
-  live.append(el("p", "", text));
-  while (live.childElementCount > 6) live.firstElementChild.remove();
-}
-
 /** Tell a screen reader that it is this seat's turn, once a position; return true when it was told now. */
 function maybeAnnounceTurn() {
   const s = app.state;
@@ -328,20 +322,6 @@ function maybeAnnounceTurn() {
     return true;
   }
   return false;
-}
-
-let toastTimer = null;
-function toast(text, kind = "error") {
-  let t = document.querySelector(".toast");
-  if (!t) {
-    t = el("div", "toast");
-    document.body.append(t);
-  }
-  t.className = `toast ${kind === "info" ? "info" : ""}`;
-  t.textContent = text;
-  $("alert").textContent = text;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => t.remove(), 4200);
 }
 
 // --- what layouts use ---------------------------------------------------------------------------------
@@ -396,57 +376,6 @@ function presenceBadges(seat) {
   return out;
 }
 
-/** Overlap the cards of a long hand so that it fits on one row (two on a narrow screen). */
-function fitHand(hand, n) {
-  if (n < 2 || !hand.firstElementChild) return;
-  const w = hand.firstElementChild.getBoundingClientRect().width;
-  // Each card takes `step` pixels of the row (its width plus the gap, negative when cards overlap).
-  const room = hand.clientWidth - 48;
-  let perRow = n;
-  let step = room / n;
-  if (step < w * 0.36) {
-    perRow = Math.ceil(n / 2);
-    step = room / perRow;
-  }
-  const gap = Math.min(step, w + 10) - w;
-  hand.style.setProperty("--gap", `${gap.toFixed(1)}px`);
-  const mid = (perRow - 1) / 2;
-  const turn = Math.min(3, 28 / perRow);
-  [...hand.children].forEach((card, i) => {
-    const d = (i % perRow) - mid;
-    card.style.setProperty("--rot", `${(d * turn).toFixed(2)}deg`);
-    card.style.setProperty("--arc", `${(d * d * turn * 0.45).toFixed(1)}px`);
-  });
-}
-
-/** Return the card buttons of the hand. */
-function handButtons() {
-  return [...$("hand").querySelectorAll("button.card")];
-}
-
-/**
- * Move the focus `delta` buttons along `list` (round the end), as the arrow keys do, or to `to`; return the
- * button focused. From outside the list, a delta of 0 lands on its first button.
- */
-function moveFocus(list, delta, to = null) {
-  const i = list.indexOf(document.activeElement);
-  const next = to || list[(Math.max(i, delta > 0 ? -1 : 0) + delta + list.length) % list.length];
-  list.forEach((b) => { b.tabIndex = -1; });
-  next.tabIndex = 0;
-  next.focus();
-  return next;
-}
-
-/** Focus the hand's button of `card` again after a redraw, if it is still there and enabled. */
-function refocus(card, selector = "#hand") {
-  if (!card) return;
-  const again = document.querySelector(`${selector} [data-card="${card}"]`);
-  if (again && !again.disabled) {
-    handButtons().forEach((x) => { x.tabIndex = -1; });
-    again.tabIndex = 0;
-    again.focus({ preventScroll: true });
-  }
-}
 
 const context = {
   app, tableId, legal, name, send: sendAction, render, announce, toast, button, seatOrder, seatSub, presenceBadges,

@@ -1,0 +1,80 @@
+// The hand and the messages of a card page: shared by the table (table.js) and the puzzles (puzzles.js).
+
+import { $, el } from "./dom.js";
+
+/** Overlap the cards of a long hand so that it fits on one row (two on a narrow screen). */
+export function fitHand(hand, n) {
+  if (n < 2 || !hand.firstElementChild) return;
+  const w = hand.firstElementChild.getBoundingClientRect().width;
+  // Each card takes `step` pixels of the row (its width plus the gap, negative when cards overlap).
+  const room = hand.clientWidth - 48;
+  let perRow = n;
+  let step = room / n;
+  if (step < w * 0.36) {
+    perRow = Math.ceil(n / 2);
+    step = room / perRow;
+  }
+  const gap = Math.min(step, w + 10) - w;
+  hand.style.setProperty("--gap", `${gap.toFixed(1)}px`);
+  const mid = (perRow - 1) / 2;
+  const turn = Math.min(3, 28 / perRow);
+  [...hand.children].forEach((card, i) => {
+    const d = (i % perRow) - mid;
+    card.style.setProperty("--rot", `${(d * turn).toFixed(2)}deg`);
+    card.style.setProperty("--arc", `${(d * d * turn * 0.45).toFixed(1)}px`);
+  });
+}
+
+/** Return the card buttons of the hand. */
+export function handButtons() {
+  return [...$("hand").querySelectorAll("button.card")];
+}
+
+/**
+ * Move the focus `delta` buttons along `list` (round the end), as the arrow keys do, or to `to`; return the
+ * button focused. From outside the list, a delta of 0 lands on its first button.
+ */
+export function moveFocus(list, delta, to = null) {
+  const i = list.indexOf(document.activeElement);
+  const next = to || list[(Math.max(i, delta > 0 ? -1 : 0) + delta + list.length) % list.length];
+  list.forEach((b) => { b.tabIndex = -1; });
+  next.tabIndex = 0;
+  next.focus();
+  return next;
+}
+
+/** Focus the hand's button of `card` again after a redraw, if it is still there and enabled. */
+export function refocus(card, selector = "#hand") {
+  if (!card) return;
+  // Each box of the list ("#hand, #battle") gets the card's attribute: the list's first box itself is no card.
+  const within = selector.split(",").map((box) => `${box.trim()} [data-card="${card}"]`).join(", ");
+  const again = document.querySelector(within);
+  if (again && again.matches("button") && !again.disabled) {
+    handButtons().forEach((x) => { x.tabIndex = -1; });
+    again.tabIndex = 0;
+    again.focus({ preventScroll: true });
+  }
+}
+
+/** Tell a screen reader `text` (the page's live region keeps the last six). */
+export function announce(text) {
+  if (!text) return;
+  const live = $("announcer");
+  live.append(el("p", "", text));
+  while (live.childElementCount > 6) live.firstElementChild.remove();
+}
+
+let toastTimer = null;
+/** Show `text` for a few seconds (an error unless `kind` is "info"), and put it in the page's alert region. */
+export function toast(text, kind = "error") {
+  let t = document.querySelector(".toast");
+  if (!t) {
+    t = el("div", "toast");
+    document.body.append(t);
+  }
+  t.className = `toast ${kind === "info" ? "info" : ""}`;
+  t.textContent = text;
+  $("alert").textContent = text;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => t.remove(), 4200);
+}
