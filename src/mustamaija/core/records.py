@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Final, Self
 from mustamaija.core.cards import card_name, parse_card
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RecordError, RulesError
 
-__all__ = ["DealRecord", "JsonDocument", "card_at", "parse_cards_list", "play_indexed", "read_int", "read_json"]
+__all__ = ["DealRecord", "JsonDocument", "Replayable", "card_at", "parse_cards_list", "play_indexed", "read_int", "read_json"]
 
 _KNOWN: Final = ("format", "game", "rules", "players", "dealer", "deck", "actions")
 """The keys of a record; any other top-level key is kept in ``extra``."""
@@ -104,8 +104,38 @@ def play_indexed(state: Any, index: int, action: Any) -> None:
         raise RecordError(index, action.seat, "format", str(e)) from None
 
 
+class Replayable:
+    """What a document of a deal gets from its ``start()`` and ``actions``: its states and its replay.
+
+    Records replay from their deal, positions' records from their position:
+    both check every action against the rules, and an illegal one raises
+    :class:`RecordError` naming its index, seat and rule.
+    """
+
+    actions: Sequence[Any]
+
+    def start(self) -> Any:
+        """Return the state before the first action."""
+        raise NotImplementedError
+
+    def states(self) -> Iterator[Any]:
+        """Yield the state before the first action and after every action (each a fresh copy)."""
+        s = self.start()
+        yield s.copy()
+        for i, a in enumerate(self.actions):
+            play_indexed(s, i, a)
+            yield s.copy()
+
+    def replay(self) -> Any:
+        """Return the state after the last action, checking every action against the rules."""
+        s = self.start()
+        for i, a in enumerate(self.actions):
+            play_indexed(s, i, a)
+        return s
+
+
 @dataclass(frozen=True)
-class DealRecord(JsonDocument):
+class DealRecord(Replayable, JsonDocument):
     """One deal: rules, seats, dealer, the deck (top first) and the compound actions.
 
     ``extra`` keeps optional top-level keys (names, times, comments…) so that
@@ -305,21 +335,3 @@ class DealRecord(JsonDocument):
     def start(self) -> Any:
         """Return the state right after the deal."""
         return self.state_class().deal(self.players, self.deck, self.rules, self.dealer)
-
-    def states(self) -> Iterator[Any]:
-        """Yield the state after the deal and after every action (each a fresh copy).
-
-        An illegal action raises :class:`RecordError` naming its index, seat and rule.
-        """
-        s = self.start()
-        yield s.copy()
-        for i, a in enumerate(self.actions):
-            play_indexed(s, i, a)
-            yield s.copy()
-
-    def replay(self) -> Any:
-        """Return the state after the last action, checking every action against the rules."""
-        s = self.start()
-        for i, a in enumerate(self.actions):
-            play_indexed(s, i, a)
-        return s

@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from mustamaija.core.cards import ALL_CARDS, QS, RANKS, SPADES, SUIT_MASKS, SUITS, CardSet, card_name, cards_of, parse_suit
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RecordError, RulesError
-from mustamaija.core.records import JsonDocument, card_at, play_indexed, read_int, read_json
+from mustamaija.core.records import JsonDocument, Replayable, card_at, read_int, read_json
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import Action, action_from_json
 from mustamaija.games.mustamaija.rules import DEFAULT_MAX_TURNS, DEFEND, LEAD, PHASES, Rules
@@ -1274,7 +1274,7 @@ def view_differences(a: View, b: View) -> list[str]:
 
 
 @dataclass(frozen=True)
-class PositionRecord(JsonDocument):
+class PositionRecord(Replayable, JsonDocument):
     """A deal played from a position: the position it started from and the compound actions taken since.
 
     It is written as the position's JSON object with an ``actions`` key (the
@@ -1372,20 +1372,6 @@ class PositionRecord(JsonDocument):
         """Return the state of the position."""
         return self.position.to_state(self.seed)
 
-    def states(self) -> Iterator[State]:
-        """Yield the position's state and the state after every action (each a fresh copy)."""
-        s = self.start()
-        yield s.copy()
-        for i, a in enumerate(self.actions):
-            play_indexed(s, i, a)
-            yield s.copy()
-
-    def replay(self) -> State:
-        """Return the state after the last action, checking every action against the rules."""
-        s = self.start()
-        for i, a in enumerate(self.actions):
-            play_indexed(s, i, a)
-        return s
 
 
 class PositionFormats:
