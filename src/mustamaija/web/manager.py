@@ -19,7 +19,6 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +32,7 @@ from mustamaija.web.errors import ApiError, Elsewhere
 from mustamaija.web.jsontext import dumps
 from mustamaija.web.live import LiveTable, Seat, check_config, hash_token, new_token
 from mustamaija.web.relay import Relay
+from mustamaija.web.shared_work import SharedWork
 from mustamaija.web.store import FlushError, Store
 
 __all__ = ["Message", "Outbox", "Subscriber", "TableManager"]
@@ -135,8 +135,8 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self.subscribers: dict[str, set[Subscriber]] = {}
         self.chats: dict[str, ChatRoom] = {}  # In memory only: chat leaves with its table.
-        self._reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()  # The last reviews made.
-        self._reviewing: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
+        self._reviews: SharedWork[tuple[str, int], dict[str, Any]] = SharedWork(
+            _KEEP_REVIEWS, _MAX_REVIEWS, f"the server is making {_MAX_REVIEWS} reviews already: ask again in a minute")
         self._spectators_seen = 0
         self._wake: dict[str, asyncio.Event] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
@@ -510,31 +510,7 @@ class TableManager:
         and other tables' searches take their turns in between. Asking again while a review is being made
         waits for it; the last :data:`_KEEP_REVIEWS` reviews are kept.
         """
-        key = (table_id, deal)
-        done = self._reviews.get(key)
-        if done is not None:
-            self._reviews.move_to_end(key)
-            return done
-        running = self._reviewing.get(key)
-        if running is not None:
-            return await asyncio.shield(running)
-        if len(self._reviewing) >= _MAX_REVIEWS:
-            raise ApiError("rate_limited", f"the server is making {_MAX_REVIEWS} reviews already: ask again in a minute")
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._reviewing[key] = future
-        try:
-            result = await self._make_review(table_id, record)
-            future.set_result(result)
-        except BaseException as e:
-            future.set_exception(e)
-            future.exception()  # Retrieved: those waiting get it; nobody else must be warned of it.
-            raise
-        finally:
-            del self._reviewing[key]
-        self._reviews[key] = result
-        while len(self._reviews) > _KEEP_REVIEWS:
-            self._reviews.popitem(last=False)
-        return result
+        return await self._reviews.get((table_id, deal), lambda: self._make_review(table_id, record))
 
     async def _make_review(self, table_id: str, record_json: Any) -> dict[str, Any]:
         from mustamaija.search.review import assemble, decision_points

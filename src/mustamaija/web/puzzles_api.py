@@ -19,10 +19,8 @@ This module names no game.
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import json
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Annotated, Any, Final, Protocol, runtime_checkable
 
@@ -35,6 +33,7 @@ from mustamaija.web.errors import STATUS, ApiError
 from mustamaija.web.live import table_game
 from mustamaija.web.manager import TableManager
 from mustamaija.web.renderer import renderer_of
+from mustamaija.web.shared_work import SharedWork
 
 __all__ = ["MAX_MOVES", "PostMoves", "PuzzleService", "judge_moves", "register_puzzles", "service_of"]
 
@@ -138,8 +137,8 @@ GameName = Annotated[str | None, Query(max_length=60, description="the game (def
 
 def register_puzzles(app: FastAPI, manager: TableManager) -> None:
     """Add the puzzle API's routes to ``app``; solver work goes to ``manager``'s search pool."""
-    answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
-    running: dict[str, asyncio.Future[dict[str, Any]]] = {}
+    answers: SharedWork[str, dict[str, Any]] = SharedWork(
+        _KEEP_ANSWERS, _MAX_WAITING, "the server is judging many puzzle moves already: try again in a moment")
 
     def service(game: str | None) -> tuple[Game, PuzzleService, str]:
         g = table_game(game)
@@ -180,29 +179,6 @@ def register_puzzles(app: FastAPI, manager: TableManager) -> None:
         g, _, target = service(game)
         key = json.dumps([g.name, puzzle_id, body.moves, body.solution], sort_keys=True, separators=(",", ":"))
         keep = len(key) <= _MAX_KEY
-        done = answers.get(key)
-        if done is not None:
-            answers.move_to_end(key)
-            return checked(done)
-        waiting = running.get(key)
-        if waiting is not None:
-            return checked(await asyncio.shield(waiting))
-        if len(running) >= _MAX_WAITING:
-            raise ApiError("rate_limited", "the server is judging many puzzle moves already: try again in a moment")
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        running[key] = future
-        try:
-            result: dict[str, Any] = await manager.runner.search(_POOL_KEY, judge_moves, target, puzzle_id, body.moves,
-                                                                 body.solution)
-            future.set_result(result)
-        except BaseException as e:
-            future.set_exception(e)
-            future.exception()  # Retrieved: those waiting get it; nobody else must be warned of it.
-            raise
-        finally:
-            del running[key]
-        if keep:
-            answers[key] = result
-            while len(answers) > _KEEP_ANSWERS:
-                answers.popitem(last=False)
+        result = await answers.get(key, lambda: manager.runner.search(_POOL_KEY, judge_moves, target, puzzle_id,
+                                                                     body.moves, body.solution), keep=keep)
         return checked(result)
