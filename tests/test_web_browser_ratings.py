@@ -15,6 +15,7 @@ from test_web_browser import (  # pytest finds the fixtures (server, browser) by
     PHONE,
     _defend,
     _lead,
+    _shot,
     _state,
     _wait_turn_or_end,
     _watch_errors,
@@ -87,6 +88,7 @@ def test_a_signed_in_player_plays_a_rated_deal_and_finds_it_on_the_leaderboard(s
     assert (rating < 1500) == lost and cells[4] == "1" and cells[5] == ("0 / 2 / 0" if lost else "1 / 0 / 0")
     assert page.locator('#ratings-rows tr[data-kind="bot"]').count() == 2
     assert "Ruth" in page.inner_text("#ratings-me") and "#" in page.inner_text("#ratings-me")
+    _shot(page, "web-ratings.png")
     # The people-only board, and the other game's board (nobody yet), switched in place.
     page.select_option("#ratings-kind", "human")
     page.wait_for_function("() => document.body.dataset.rows === '1'")
@@ -99,6 +101,7 @@ def test_a_signed_in_player_plays_a_rated_deal_and_finds_it_on_the_leaderboard(s
     phone.goto(f"{server}/ratings?game={final['meta']['game']}")
     phone.wait_for_selector("body[data-ready='1']")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "the board fits a phone"
+    _shot(phone, "web-ratings-phone.png", full_page=False)
     phone.close()
 
     # Signing out and in again with the key; a wrong key is refused with the server's words.
