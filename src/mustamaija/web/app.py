@@ -25,14 +25,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from mustamaija import __version__
 from mustamaija.core.errors import MustamaijaError, RulesError
 from mustamaija.core.protocol import Game
-from mustamaija.core.registry import DEFAULT_GAME, game_for_record, games
+from mustamaija.core.registry import DEFAULT_GAME, game_for_position, game_for_record, games
 from mustamaija.web.bots import levels_json
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError, Elsewhere
 from mustamaija.web.jsontext import dumps
 from mustamaija.web.limits import TokenBucket
-from mustamaija.web.live import table_game
+from mustamaija.web.live import deal_of, table_game
 from mustamaija.web.manager import TableManager
+from mustamaija.web.positions_api import register_positions
 from mustamaija.web.puzzles_api import register_puzzles
 from mustamaija.web.ratings_api import add_rating_routes
 from mustamaija.web.relay import relayed_client
@@ -352,8 +353,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def puzzles_page() -> Response:
         return _page("puzzles.html")
 
+    @app.get("/editor", include_in_schema=False)
+    async def editor_page() -> Response:
+        return _page("editor.html")
+
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     register_puzzles(app, manager)  # Endgame puzzles judged by a game's solver (docs/web.md, "Puzzles").
+    register_positions(app, manager, client_address)  # The position editor's API (docs/web.md, "Position editor").
     add_rating_routes(app, manager)  # Names, ratings and the leaderboard (docs/web.md, "Ratings").
 
     # -- the HTTP API --------------------------------------------------------------------------------
@@ -502,7 +508,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 d.update(table.renderer.deal_columns(table.state))
         return {"deals": [{"deal": d["deal_no"], "match": d["match_no"], "finished": d["finished"], "loser": d["loser"],
                            "stopped": d["stopped"], "turns": d["turns"],
-                           "scores": game.scores(game.load_record(d["record"]).replay()) if d["finished"] else None}
+                           "scores": game.scores(deal_of(game, d["record"]).replay()) if d["finished"] else None}
                           for d in deals]}
 
     def _finished(table_id: str, deal: int) -> dict[str, Any]:
@@ -571,8 +577,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
 def _replay(obj: dict[str, Any]) -> dict[str, Any]:
     """Return the replay object of a record of any game (docs/web.md); a bad record raises its error."""
-    game = game_for_record(obj)
-    rec = game.load_record(obj)
+    owner = game_for_position(obj)  # A deal played from a position is stored as the position and its actions.
+    game = owner if owner is not None else game_for_record(obj)
+    rec = deal_of(game, obj)
     names = rec.extra.get("names")
     good = names if isinstance(names, list) and len(names) == rec.players else None
     return replay_json(game, rec, good)

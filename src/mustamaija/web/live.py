@@ -21,14 +21,16 @@ from mustamaija.core.cards import cards_of
 from mustamaija.core.errors import FormatError, IllegalActionError, MustamaijaError, RulesError, UnknownGameError
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, get_game
-from mustamaija.players.levels import LEVEL_NAMES, seat_label
+from mustamaija.players.levels import LEVEL_NAMES, make_player, seat_label
+from mustamaija.players.play import next_action
 from mustamaija.ratings.names import bot_identity, identity_name, player_identity
 from mustamaija.ratings.outcomes import deal_outcomes
 from mustamaija.web.bots import BOT_BOUNDS, check_bot
 from mustamaija.web.errors import ApiError
 from mustamaija.web.renderer import TableRenderer, renderer_of
 
-__all__ = ["DEFAULT_BOT", "LiveTable", "Seat", "check_config", "hash_token", "new_token", "table_game"]
+__all__ = ["DEFAULT_BOT", "LiveTable", "Seat", "check_config", "deal_bot_action", "deal_of", "hash_token", "new_token",
+           "table_game"]
 
 DEFAULT_BOT = LEVEL_NAMES[1]
 """The level of a bot seat created without one, and of a bot playing for a person who is gone (``medium``)."""
@@ -58,6 +60,31 @@ def table_game(name: object) -> Game:
         return get_game(name)
     except UnknownGameError as e:
         raise ApiError("bad_request", f"'game': {e}") from None
+
+
+def deal_of(game: Game, obj: Any) -> Any:
+    """Return the deal of a stored record: the game's record, or a deal played from a position (``game.positions()``).
+
+    A table set up from a position stores its deal as the position with the actions played since
+    (docs/formats.md, "Games played from a position"): it replays as a record does.
+    """
+    positions = game.positions()
+    if positions is not None and not game.is_record(obj) and positions.reads(obj):
+        return positions.load(obj)
+    return game.load_record(obj)
+
+
+def deal_bot_action(game_name: str, record: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
+    """Return the next action (record JSON) of the bot ``spec`` for ``seat`` in a stored deal of any kind (in a worker).
+
+    As :func:`mustamaija.web.bots.bot_action`, for deals played from a position too.
+    """
+    game = get_game(game_name)
+    state = deal_of(game, record).replay()
+    if state.is_over or state.to_act != seat:
+        raise MustamaijaError(f"seat {seat} is not to act in this deal")
+    action: dict[str, Any] = next_action(state, make_player(spec, seed, game)).to_json()
+    return action
 
 
 @dataclass
@@ -117,6 +144,8 @@ class LiveTable:
     ready: set[int] = field(default_factory=set)
     """The person seats that asked for the next deal: it starts once every connected person has."""
     _public: tuple[tuple[int, int, int], Any] | None = field(default=None, repr=False, compare=False)
+    start: Any = None
+    """The current deal's state before its first action, at a table that plays a position (its record starts there)."""
 
     # -- derived -----------------------------------------------------------------------------
 
@@ -141,6 +170,17 @@ class LiveTable:
     def players(self) -> int:
         """Return the number of seats."""
         return int(self.config["players"])
+
+    @property
+    def from_position(self) -> bool:
+        """Return whether the table plays a position out (``POST /api/positions/play``) rather than dealt deals."""
+        return self.config.get("position") is not None
+
+    def _position_deal(self, seed: int | None) -> Any:
+        """Return the deal the table's position sets up; ``seed`` orders what the position leaves unknown."""
+        positions = self.game.positions()
+        assert positions is not None
+        return positions.load(self.config["position"], seed)
 
     @property
     def takeover_after(self) -> float:
@@ -249,6 +289,7 @@ class LiveTable:
             "preset": c.get("preset"),
             "rules": c["rules"],
             "rules_text": describe() if callable(describe) else None,
+            "position": self.from_position,
             "status": self.status,
             "private": bool(c.get("private")),
             "hints": bool(c.get("hints")),
@@ -284,9 +325,15 @@ class LiveTable:
     def record(self) -> Any:
         """Return the docs/formats.md record of the current deal, with the seat names."""
         assert self.state is not None
-        return self.game.record_of(self.state, names=[s.name for s in self.seats], table=self.id, deal=self.deal_no,
-                                   bots=[s.bot if s.kind == "bot" else None for s in self.seats],
-                                   signed_in=[s.player for s in self.seats])
+        extra = {"names": [s.name for s in self.seats], "table": self.id, "deal": self.deal_no,
+                 "bots": [s.bot if s.kind == "bot" else None for s in self.seats],
+                 "signed_in": [s.player for s in self.seats]}
+        if self.from_position:  # No deck to record: the position as dealt (its talon in order) and the actions since.
+            positions = self.game.positions()
+            assert positions is not None and self.start is not None
+            extra["table_id"] = extra.pop("table")  # A position's own "table" is the cards on the table.
+            return positions.record(self.start, self.state, **extra)
+        return self.game.record_of(self.state, **extra)
 
     def deal_row(self) -> dict[str, Any]:
         """Return the database row of the current deal."""
@@ -313,8 +360,8 @@ class LiveTable:
         identities (:meth:`Seat.identity`).
         """
         state = self.state
-        if state is None or not state.is_over:
-            return None
+        if state is None or not state.is_over or self.from_position:
+            return None  # A position is made up, not dealt: its result says nothing fair of the seats' strength.
         seats = [seat.identity(self.game) for seat in self.seats]
         outcomes = [o for o in deal_outcomes(self.game, state)
                     if seats[o.a] is not None and seats[o.b] is not None and seats[o.a] != seats[o.b]]
@@ -350,6 +397,8 @@ class LiveTable:
     def start_match(self, first_dealer: int | None = None) -> None:
         """Begin a match, with a dealer drawn at random unless given."""
         dealer = secrets.randbelow(self.players) if first_dealer is None else first_dealer
+        if self.from_position:  # The match scores the position's deal, so it is the position's dealer's.
+            dealer = self._position_deal(0).dealer
         self.match = self.renderer.new_match(self.players, self.rules, self.config, dealer)
         self.match_first_deal = self.deal_no + 1
         self.result_deals = []
@@ -358,9 +407,14 @@ class LiveTable:
     def start_deal(self) -> list[dict[str, Any]]:
         """Deal the next deal of the match from a deck shuffled with :mod:`secrets`; return its event."""
         assert self.match is not None
-        deck = list(cards_of(self.game.deck(self.players)))
-        secrets.SystemRandom().shuffle(deck)
-        self.state = self.renderer.next_deal(self.match, tuple(deck))
+        if self.from_position:
+            # What the position leaves unknown (a talon's order) is shuffled with a seed no client ever sees.
+            self.state = self._position_deal(secrets.randbits(64)).start()
+            self.start = self.state.copy()
+        else:
+            deck = list(cards_of(self.game.deck(self.players)))
+            secrets.SystemRandom().shuffle(deck)
+            self.state = self.renderer.next_deal(self.match, tuple(deck))
         self.turn_started = time.time()
         self.next_deal_at = None
         self.ready.clear()
@@ -444,12 +498,16 @@ class LiveTable:
         if self.status == "waiting" and not deals:
             return
         game, renderer = self.game, self.renderer
-        records = [game.load_record(row["record"]) for row in deals]
+        records = [deal_of(game, row["record"]) for row in deals]
         self.start_match(records[0].dealer if records else None)
         if deals:
             self.match_first_deal = deals[0]["deal_no"]
         for row, rec in zip(deals, records, strict=True):
-            state = renderer.next_deal(self.match, rec.deck)
+            if self.from_position:  # Stored with its talon in the order it was shuffled to.
+                state = rec.start()
+                self.start = state.copy()
+            else:
+                state = renderer.next_deal(self.match, rec.deck)
             for action in rec.actions:
                 state.play(action)
             self.state = state
@@ -488,9 +546,17 @@ def check_config(body: Mapping[str, Any], takeover_default: float,
     renderer = renderer_of(game)
     players = body.get("players") or renderer.default_players
     preset = body.get("preset") or game.presets[0]
+    position = body.get("position")
     try:
-        overrides, settings = renderer.match_settings(body)
-        rules = game.make_rules(preset, overrides)
+        if position is not None:
+            # A position is played out as a match of one deal, under the position's own rules.
+            deal = _checked_position(game, position)
+            players = deal.players
+            rules = deal.rules
+            settings = renderer.match_settings({"deals": 1})[1]
+        else:
+            overrides, settings = renderer.match_settings(body)
+            rules = game.make_rules(preset, overrides)
         game.check_players(rules, players)
         renderer.new_match(players, rules, settings, 0)
     except (RulesError, TypeError) as e:
@@ -509,4 +575,26 @@ def check_config(body: Mapping[str, Any], takeover_default: float,
         "takeover_after": float(takeover_default if takeover is None else takeover),
         "turn_seconds": float(body["turn_seconds"]) if body.get("turn_seconds") else None,
     }
+    if position is not None:
+        config["position"] = position
     return config, seats
+
+
+def _checked_position(game: Game, position: object) -> Any:
+    """Return the deal a table's position sets up, if it can be played out; otherwise raise ``bad_position``."""
+    positions = game.positions()
+    if positions is None:
+        raise ApiError("bad_request", f"{game.title} has no positions to play from")
+    try:
+        deal = positions.load(position, 0)
+        state = deal.start()
+    except (MustamaijaError, TypeError, ValueError) as e:
+        raise ApiError("bad_position", str(e)) from None
+    if getattr(deal, "actions", ()):
+        raise ApiError("bad_position", "a table plays a position from where it stands: send it without 'actions'")
+    if state.is_over:
+        raise ApiError("bad_position", "the deal of this position is over: there is nothing to play")
+    if getattr(getattr(deal, "position", None), "in_progress", False):
+        raise ApiError("bad_position", "the position is part way through an action chosen card by card, and a "
+                                       "table plays whole actions: set it up before or after that action")
+    return deal

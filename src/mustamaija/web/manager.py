@@ -30,7 +30,7 @@ from mustamaija.web.cluster import SWEEP_SECONDS, Cluster
 from mustamaija.web.config import ServerConfig
 from mustamaija.web.errors import ApiError, Elsewhere
 from mustamaija.web.jsontext import dumps
-from mustamaija.web.live import LiveTable, Seat, check_config, hash_token, new_token
+from mustamaija.web.live import LiveTable, Seat, check_config, deal_bot_action, deal_of, hash_token, new_token
 from mustamaija.web.relay import Relay
 from mustamaija.web.shared_work import SharedWork
 from mustamaija.web.store import FlushError, Store
@@ -517,7 +517,7 @@ class TableManager:
 
         table = self.get(table_id)
         game = table.game
-        record = game.load_record(record_json)
+        record = deal_of(game, record_json)
         seats = range(record.players)
         points, end = decision_points(game, record, seats)
         iters = self.config.review_iters
@@ -718,6 +718,9 @@ class TableManager:
         try:
             if is_cheap(spec, game):
                 action = cheap_action(game, state, spec, secrets.randbits(32))
+            elif table.from_position:  # Its record is the position's: the worker reads it as such.
+                body = await self.runner.search(table.id, deal_bot_action, game.name, table.record().to_json(), seat,
+                                                spec, secrets.randbits(32))
             else:
                 body = await self.runner.choose(game.name, table.record().to_json(), seat, spec, secrets.randbits(32),
                                                 table.id)
