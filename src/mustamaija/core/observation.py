@@ -1,17 +1,72 @@
-"""What the observation encoders of every game share (numpy: the research extra)."""
+"""What the observation encoders of every game share: observations built as bytes, by table lookups.
+
+The research adapters ask for an observation (a vector of ``float32``) at
+every step, so the encoders build it as the bytes of its floats, joined
+once and turned into an array by one numpy call
+(``np.frombuffer(data, np.float32)``: read-only, no copy): a block of flags
+is a table lookup, a 52-card plane a lookup in a memo of planes
+(:func:`plane`), a fraction a packed float. At this size a numpy call costs
+far more than a lookup.
+
+>>> import numpy as np
+>>> def floats(data): return np.frombuffer(data, np.float32).tolist()
+>>> floats(plane(0b1011) + flags(0b10, 3) + FLOAT.pack(0.5))[:4], floats(one_hot(4, 5) + one_hot(-1, 2))
+([1.0, 1.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0])
+>>> len(plane((1 << 52) - 1)), np.frombuffer(plane(1 << 51), np.float32).nonzero()[0].tolist()
+(208, [51])
+"""
 
 from __future__ import annotations
 
+import struct
 from typing import Final
 
-import numpy as np
-import numpy.typing as npt
+__all__ = ["FLOAT", "FLOAT3", "PLANE_BYTES", "flags", "one_hot", "plane"]
 
-__all__ = ["bits_of"]
+FLOAT: Final = struct.Struct("<f")
+"""One little-endian ``float32``: ``FLOAT.pack(x)`` rounds ``x`` as numpy does when it stores it in a ``float32`` array."""
 
-_BITS: Final = np.arange(52, dtype=np.uint64)
+FLOAT3: Final = struct.Struct("<3f")
+"""Three ``float32`` values."""
+
+_ONE: Final = FLOAT.pack(1.0)
+_ZERO: Final = FLOAT.pack(0.0)
+
+PLANE_BYTES: Final = 52 * 4
+"""The bytes of a plane: one float per card."""
 
 
-def bits_of(masks: list[int]) -> npt.NDArray[np.uint64]:
-    """Return 52-bit masks unpacked, one row of 52 zeros and ones per mask (one numpy operation for all)."""
-    return (np.array(masks, dtype=np.uint64)[:, None] >> _BITS) & np.uint64(1)
+def flags(value: int, width: int) -> bytes:
+    """Return the low ``width`` bits of ``value``, lowest first, as floats 0.0 and 1.0."""
+    return b"".join(_ONE if value >> bit & 1 else _ZERO for bit in range(width))
+
+
+def one_hot(index: int, width: int) -> bytes:
+    """Return ``width`` floats, all 0.0 but entry ``index`` (none when it is out of range)."""
+    return flags(1 << index if 0 <= index < width else 0, width)
+
+
+_BYTE: Final = tuple(flags(value, 8) for value in range(256))
+_SUIT: Final = tuple(low + high for high in tuple(flags(value, 5) for value in range(32)) for low in _BYTE)
+"""Each set of ranks of a suit (13 bits) as 13 floats: a plane is four of them."""
+
+_MEMO_SIZE: Final = 4096
+"""The planes kept: about a megabyte. A deal of random play asks for a few hundred different masks, so the memo
+holds several deals' worth; it is emptied when full, which changes nothing but the time."""
+
+
+class _Planes(dict[int, bytes]):
+    """A memo of planes by mask, built on a miss (``dict.__missing__``), so that a hit costs one dict lookup in C."""
+
+    def __missing__(self, mask: int) -> bytes:
+        data = b"".join((_SUIT[mask & 0x1FFF], _SUIT[mask >> 13 & 0x1FFF], _SUIT[mask >> 26 & 0x1FFF], _SUIT[mask >> 39]))
+        if len(self) >= _MEMO_SIZE:
+            self.clear()
+        self[mask] = data
+        return data
+
+
+plane: Final = _Planes().__getitem__
+"""Return a set of cards (a 52-bit mask) as its plane: 52 floats, 1.0 at each card. ``map(plane, masks)`` builds
+many planes with no Python code run per plane but on a miss."""
+

@@ -403,6 +403,13 @@ class Game(Protocol):
     def encode(self, view: Any, out: npt.NDArray[np.float32]) -> None:
         """Write the observation of ``view`` into ``out`` (zeroed, length :attr:`obs_size`)."""
 
+    def observation_for(self, state: Any, seat: int | None) -> npt.NDArray[np.float32]:
+        """Return ``seat``'s observation of ``state``: a new read-only array equal to :meth:`encode` of its view.
+
+        What the research adapters ask for at every step; a game may compute it without building the view
+        (``GameBase`` finds an ``observation_for`` in the game's observation module).
+        """
+
     def step_text(self, view: Any) -> str:
         """Return what the view's text leaves out of an action being chosen step by step ("" if nothing)."""
 

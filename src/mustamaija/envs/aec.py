@@ -3,7 +3,8 @@
 Agents are ``player_0`` ... ``player_{n-1}`` (agent ``player_i`` is seat
 ``i``). An action is a step of the game's fixed step space
 (``Discrete(game.num_steps)``). The observation is the seat's view encoded
-by ``game.encode`` as a float vector (a ``Box``), and the legal steps are
+by ``game.encode`` as a float vector (a ``Box``), which the game computes
+without building the view (``game.observation_for``), and the legal steps are
 ``info["action_mask"]`` (1 for every legal step, all 0 when the agent is not
 to act): one of the two places PettingZoo's API gives an action mask, and
 the one its ``api_test`` accepts without warnings. With
@@ -46,6 +47,10 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
+from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-untyped,unused-ignore]
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from mustamaija.core.protocol import Game, GameState
 from mustamaija.core.registry import DEFAULT_GAME, get_game
@@ -87,6 +92,30 @@ def frozen_mask(mask: int, size: int) -> npt.NDArray[np.int8]:
     ([1, 0, 1], False)
     """
     return np.frombuffer(_mask_bytes(mask, size), np.int8, size)
+
+
+_MASKS_KEPT: Final = 4096
+"""The read-only masks kept for each size of step space: about a megabyte. A third to a half of the legal
+masks of random play have been seen among the last few thousand (a defence's few beaters and ``STOP``, a
+lead's next cards, a trick's cards of the suit led)."""
+
+
+class _Masks(dict[int, npt.NDArray[np.int8]]):
+    """Read-only step masks by mask, made on a miss (:func:`frozen_mask`): read-only, so one array serves every info."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __missing__(self, mask: int) -> npt.NDArray[np.int8]:
+        if len(self) >= _MASKS_KEPT:
+            self.clear()
+        array = self[mask] = frozen_mask(mask, self.size)
+        return array
+
+
+_MASKS: Final[dict[int, _Masks]] = {}
+"""The masks kept, by size of step space: every environment of a game shares them."""
 
 
 class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
@@ -132,7 +161,8 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
             "action_mask": spaces.Box(0, 1, (self.game_spec.num_steps,), np.int8),
         })
         self._num_steps = self.game_spec.num_steps
-        self._no_steps = frozen_mask(0, self._num_steps)  # The mask of an agent not to act.
+        self._mask_of = _MASKS.setdefault(self._num_steps, _Masks(self._num_steps)).__getitem__
+        self._no_steps = self._mask_of(0)  # The mask of an agent not to act.
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.game_spec.num_steps) for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
@@ -140,7 +170,7 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
         # The observation cache: per seat, the position number it was encoded at and the read-only vector.
         self._position = 0
         self._seen: list[tuple[int, npt.NDArray[np.float32]] | None] = [None] * players
-        self._encode: Callable[[Any, npt.NDArray[np.float32]], None] = self.game_spec.encode
+        self._observe: Callable[[Any, int], npt.NDArray[np.float32]] = self.game_spec.observation_for
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Return the observation space of ``agent`` (the same for every seat)."""
@@ -162,9 +192,7 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
         seen = self._seen[seat]
         if seen is not None and seen[0] == self._position:
             return seen[1]
-        vec = np.zeros(self.game_spec.obs_size, dtype=np.float32)
-        self._encode(self.game_state.view(seat), vec)
-        vec.flags.writeable = False
+        vec = self._observe(self.game_state, seat)  # The seat's view encoded, without the view: new and read-only.
         self._seen[seat] = (self._position, vec)
         return vec
 
@@ -175,8 +203,14 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
             return vec
         state = self.game_state
         to_act = not state.is_over and agent == self.possible_agents[state.to_act]
-        mask = frozen_mask(state.legal_mask(), self._num_steps) if to_act else self._no_steps
+        mask = self._mask_of(state.legal_mask()) if to_act else self._no_steps
         return {"observation": vec, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Return the observation (if ``observe``), cumulative reward, termination, truncation and info of the agent to act."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new deal; the deal is drawn from the environment's generator, reseeded by ``seed``."""
@@ -192,7 +226,7 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": self._no_steps} for a in self.agents}
         self.agent_selection = self.possible_agents[state.to_act]
-        self.infos[self.agent_selection] = {"action_mask": frozen_mask(state.legal_mask(), self._num_steps)}
+        self.infos[self.agent_selection] = {"action_mask": self._mask_of(state.legal_mask())}
 
     def step(self, action: int | None) -> None:
         """Take one step for the agent to act; an illegal step raises ``ValueError`` naming the rule.
@@ -208,8 +242,9 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
             return
         if action is None:
             raise ValueError(f"{agent} is to act: give a step, not None")
-        state = self.game_state
-        state.apply(int(action))  # Raises IllegalActionError (a ValueError) before changing anything.
+        state = self._state
+        assert state is not None  # There are agents: reset() dealt.
+        state.apply(action if action.__class__ is int else int(action))  # Raises IllegalActionError before changing anything.
         self._position += 1  # A new position: the observations kept are out of date.
         infos = self.infos
         if state.is_over:
@@ -227,7 +262,7 @@ class raw_env(AECEnv):  # type: ignore[misc,unused-ignore]
             following = self.possible_agents[state.to_act]
             if following != agent:
                 infos[agent] = {"action_mask": self._no_steps}
-            infos[following] = {"action_mask": frozen_mask(state.legal_mask(), self._num_steps)}
+            infos[following] = {"action_mask": self._mask_of(state.legal_mask())}
             self.agent_selection = following
         if self.render_mode == "human":
             self.render()
@@ -291,29 +326,69 @@ def _forward(name: str) -> property:
     return property(read, doc=f"The raw environment's ``{name}`` (an error before ``reset()``).")
 
 
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc,unused-ignore]
+    """PettingZoo's order-enforcing agent iterator, reading the raw environment at once (one call a step)."""
+
+    def __init__(self, env: _Order, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env._raw
+
+    def __next__(self) -> str:
+        """Return the agent to act, as PettingZoo's iterator does (asserting that the loop stepped since)."""
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        order = self.env
+        assert order._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        order._has_updated = False
+        agent: str = raw.agent_selection
+        return agent
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[misc,unused-ignore]
+    """What :meth:`_Order.agent_iter` returns: an iterable of :class:`_AgentIterator`."""
+
+    def __iter__(self) -> _AgentIterator:
+        """Return a new iterator over the agents to act."""
+        return _AgentIterator(self.env, self.max_iter)
+
+
 class _Order(wrappers.OrderEnforcingWrapper):  # type: ignore[misc,unused-ignore]
     """PettingZoo's order enforcing, reading the attributes of every step straight from the raw environment.
 
     The checks are PettingZoo's: nothing is read, observed or stepped before
-    ``reset()``, and a step with no agent left warns.
+    ``reset()``, and a step with no agent left warns. A plain ``int`` step in
+    range goes straight to the raw environment (the bounds wrapper would
+    find nothing to check); anything else goes through the bounds wrapper.
     """
 
     def __init__(self, env: _Bounds) -> None:
         super().__init__(env)
         self._raw: raw_env = env.unwrapped
+        self._num_steps = self._raw.game_spec.num_steps
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """Return PettingZoo's order-enforcing iterable of the agents to act (an error before ``reset()``)."""
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # Raises PettingZoo's error.
+        return _AgentIterable(self, max_iter)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """Return ``last()`` of the environment below, once reset."""
+        """Return ``last()`` of the raw environment, once reset."""
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
-        return result
+        return self._raw.last(observe)
 
     def step(self, action: Any) -> None:
-        """Step the environment below, with PettingZoo's checks of order."""
-        if self._has_reset and self._raw.agents:
+        """Step the environment below, with PettingZoo's checks of order and bounds."""
+        raw = self._raw
+        if self._has_reset and raw.agents:
             self._has_updated = True
-            self.env.step(action)
+            if action.__class__ is int and 0 <= action < self._num_steps:
+                raw.step(action)
+            else:
+                self.env.step(action)
         else:
             super().step(action)
 
@@ -330,7 +405,7 @@ def env(**kwargs: Any) -> Any:
     """Return :class:`raw_env` wrapped in PettingZoo's order-enforcing and bounds-checking wrappers.
 
     The wrappers are subclasses of PettingZoo's that keep every check but
-    skip its attribute forwarding on the paths a learning loop takes each
-    step (``last``, ``step``, ``agent_iter``).
+    skip its attribute forwarding and the layers between them on the paths
+    a learning loop takes each step (``agent_iter``, ``last``, ``step``).
     """
     return _Order(_Bounds(raw_env(**kwargs)))

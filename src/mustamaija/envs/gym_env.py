@@ -103,13 +103,12 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self._state
 
     def _encode_into(self, out: npt.NDArray[np.float32]) -> None:
-        """Write the learner's encoded view into ``out``, which must be zeros (a row of the vector env's batch)."""
-        self.game_spec.encode(self.game_state.view(self.seat), out)
+        """Write the learner's encoded view into ``out`` (a row of the vector env's batch)."""
+        out[:] = self.game_spec.observation_for(self.game_state, self.seat)
 
     def _obs(self) -> npt.NDArray[np.float32]:
-        vec = np.zeros(self.game_spec.obs_size, dtype=np.float32)
-        self._encode_into(vec)
-        return vec
+        # A writable copy: the game's observation is read-only, and Gymnasium's callers may write into theirs.
+        return self.game_spec.observation_for(self.game_state, self.seat).copy()
 
     def _legal_mask(self) -> int:
         """Return the learner's legal steps as a bit mask: 0 once the deal is over (or ended by an illegal step).

@@ -121,14 +121,11 @@ class VectorSingleAgentEnv(gymnasium.vector.VectorEnv[Obs, npt.NDArray[np.int64]
     def _encode(self, which: Sequence[int] | None = None) -> None:
         """Encode the learner's view of deals ``which`` (every deal if ``None``) into their rows of the batch."""
         if which is None:
-            self._observations.fill(0.0)
             for env, row in zip(self.envs, self._rows, strict=True):
                 env._encode_into(row)
             return
         for i in which:
-            row = self._rows[i]
-            row.fill(0.0)
-            self.envs[i]._encode_into(row)
+            self.envs[i]._encode_into(self._rows[i])
 
     def _batch(self) -> Obs:
         return self._observations.copy() if self.copy else self._observations

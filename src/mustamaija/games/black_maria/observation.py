@@ -3,10 +3,14 @@
 The step space is the 52 cards (a card to pass, then a card to play). The
 reward of a hand is minus the seat's penalty points, reneges included (B6,
 B7). The observation is a fixed vector of :data:`OBS_SIZE` floats in [0, 1]
-built from one seat's :class:`~mustamaija.games.black_maria.view.View`, sized for
-:data:`MAX_SEATS` seats, with seats relative to the viewer (0 is the viewer,
-1 the seat to its left). First the :data:`PLANES` of 52 entries (card
-``suit * 13 + rank``), then the :data:`SCALARS` blocks:
+built from what one seat knows, sized for :data:`MAX_SEATS` seats, with
+seats relative to the viewer (0 is the viewer, 1 the seat to its left):
+:func:`encode` writes a seat's :class:`~mustamaija.games.black_maria.view.View`,
+:func:`observation_for` gives the same vector from the state without building
+the view, both from the seat's knowledge
+(:func:`~mustamaija.games.black_maria.view.knowledge`) and through one encoder.
+First the :data:`PLANES` of 52 entries (card ``suit * 13 + rank``), then the
+:data:`SCALARS` blocks:
 
 >>> len(PLANES) * 52 + sum(width for _, width in SCALARS) == OBS_SIZE == 1491
 True
@@ -22,16 +26,20 @@ True
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from mustamaija.core.observation import bits_of
+from mustamaija.core.observation import FLOAT, PLANE_BYTES, flags, one_hot, plane
+from mustamaija.core.view import check_seat
 from mustamaija.games.black_maria.rules import MAX_PLAYERS
-from mustamaija.games.black_maria.view import View
+from mustamaija.games.black_maria.view import View, knowledge
 
-__all__ = ["MAX_SEATS", "OBS_SIZE", "PLANES", "SCALARS", "encode", "offset"]
+if TYPE_CHECKING:
+    from mustamaija.games.black_maria.state import State
+
+__all__ = ["MAX_SEATS", "OBS_SIZE", "PLANES", "SCALARS", "encode", "observation_for", "offset"]
 
 MAX_SEATS: Final = MAX_PLAYERS
 """The most seats (B1: 7)."""
@@ -80,32 +88,91 @@ def offset(name: str) -> int:
     return _OFFSETS[name]
 
 
+# The scalar blocks as bytes, by the numbers they depend on (their order is that of SCALARS):
+_HEAD: Final = tuple(one_hot(phase, 3) + one_hot(to_act, MAX_SEATS) + one_hot(leader, MAX_SEATS)
+                     for phase in range(3) for to_act in range(MAX_SEATS + 1) for leader in range(MAX_SEATS + 1))
+"""``phase``, ``to_act`` and ``leader`` at ``(phase * 8 + to_act) * 8 + leader`` (7: nobody)."""
+_DEALER: Final = tuple(one_hot(dealer, MAX_SEATS) for dealer in range(MAX_SEATS))
+_SEATED: Final = tuple(flags((1 << n) - 1, MAX_SEATS) for n in range(MAX_SEATS + 1))
+_SEVENTEENTHS: Final = tuple(FLOAT.pack(count / 17) for count in range(53))
+"""A count (cards held, tricks, reneges) / 17."""
+_SEVENTEEN: Final = (17,) * MAX_SEATS
+"""Reneges count at most 17 in the observation (its entry is at most 1)."""
+_NO_RENEGES: Final = tuple((FLOAT.pack(0.0) * n,) for n in range(MAX_SEATS + 1))
+"""The reneges of ``n`` seats that have none (nearly always: B7)."""
+_VOIDS: Final = tuple(flags(suits, 4) for suits in range(16))
+_LED: Final = tuple(one_hot(suit, 5) for suit in range(5))
+_BROKEN: Final = (FLOAT.pack(0.0), FLOAT.pack(1.0))
+_EMPTY_SEATS: Final = tuple((bytes(PLANE_BYTES * (MAX_SEATS - n)), bytes(4 * (MAX_SEATS - n)), bytes(16 * (MAX_SEATS - n)))
+                            for n in range(MAX_SEATS + 1))
+"""For ``n`` players: the zero planes, zero counts and zero voids of the relative seats past the table."""
+_plane = plane
+_count = _SEVENTEENTHS.__getitem__
+_void = _VOIDS.__getitem__
+
+
+def _encoding(public: Any, n: int, me: int, hand: int, passed: int, received: int, known: Any, unseen: int, sel: int,
+              reneges: Any, sizes: Any) -> bytes:
+    """Return the observation's bytes from a seat's knowledge and the public fields of ``public``.
+
+    ``public`` is a state or a view (they name their public fields alike), the knowledge is as
+    :func:`~mustamaija.games.black_maria.view.knowledge` gives it. The one encoder: :func:`encode` gives it a
+    view's fields, :func:`observation_for` a state's and the seat's knowledge.
+    ``me`` is the viewer (0 for a spectator); ``known``, ``reneges`` and ``sizes`` are by absolute seat.
+    """
+    leader = public.leader
+    to_act = public.to_act
+    won = public.won
+    tricks = public.tricks
+    voids = public.voids
+    trick = [0] * n
+    for i, card in enumerate(public.trick):
+        trick[(leader + i - me) % n] = 1 << card
+    no_planes, no_counts, no_voids = _EMPTY_SEATS[n]
+    led = public.led
+    return b"".join((
+        *map(_plane, (hand, passed, received, sel, public.played, unseen, *known[me:], *known[:me])), no_planes,
+        *map(_plane, (*won[me:], *won[:me])), no_planes,
+        *map(_plane, trick), no_planes,
+        _HEAD[(public.phase * 8 + ((to_act - me) % n if to_act >= 0 else 7)) * 8 + ((leader - me) % n if leader >= 0 else 7)],
+        _DEALER[(public.dealer - me) % n],
+        _SEATED[n],
+        *map(_count, sizes[me:]), *map(_count, sizes[:me]), no_counts,
+        *map(_count, tricks[me:]), *map(_count, tricks[:me]), no_counts,
+        *(map(_count, map(min, (*reneges[me:], *reneges[:me]), _SEVENTEEN)) if any(reneges) else _NO_RENEGES[n]),
+        no_counts,
+        *map(_void, voids[me:]), *map(_void, voids[:me]), no_voids,
+        _LED[led if led >= 0 else 4],
+        _BROKEN[bool(public.broken)],
+        FLOAT.pack(public.npassed / n),
+    ))
+
+
+
 def encode(view: View, out: npt.NDArray[np.float32]) -> None:
-    """Write the observation of ``view`` (a seat's view) into the zeroed ``out``."""
-    n = view.players
-    me = view.seat if view.seat is not None else 0
-    seat_of = [(me + r) % n for r in range(n)]
-    trick = [0] * MAX_SEATS
-    for s, card in zip(view.trick_seats, view.trick, strict=True):
-        trick[(s - me) % n] = 1 << card
-    masks = [view.hand, view.passed, view.received, view.sel, view.played, view.unseen,
-             *(view.known[seat_of[r]] if r < n else 0 for r in range(MAX_SEATS)),
-             *(view.won[seat_of[r]] if r < n else 0 for r in range(MAX_SEATS)), *trick]
-    out[:_PLANES_END] = bits_of(masks).reshape(-1)
-    for r, s in enumerate(seat_of):
-        out[_OFFSETS["seated"] + r] = 1.0
-        out[_OFFSETS["hand_sizes"] + r] = view.hand_sizes[s] / 17
-        out[_OFFSETS["tricks"] + r] = view.tricks[s] / 17
-        out[_OFFSETS["reneges"] + r] = min(view.reneges[s] / 17, 1.0)
-        for suit in range(4):
-            if view.voids[s] >> suit & 1:
-                out[_OFFSETS["voids"] + 4 * r + suit] = 1.0
-    out[_OFFSETS["phase"] + view.phase] = 1.0
-    if view.to_act >= 0:
-        out[_OFFSETS["to_act"] + (view.to_act - me) % n] = 1.0
-    if view.leader >= 0:
-        out[_OFFSETS["leader"] + (view.leader - me) % n] = 1.0
-    out[_OFFSETS["dealer"] + (view.dealer - me) % n] = 1.0
-    out[_OFFSETS["led"] + (view.led if view.led >= 0 else 4)] = 1.0
-    out[_OFFSETS["broken"]] = float(view.broken)
-    out[_OFFSETS["passes_made"]] = view.npassed / n
+    """Write the observation of ``view`` (a seat's view) into ``out``."""
+    data = _encoding(view, view.players, view.seat if view.seat is not None else 0, view.hand, view.passed, view.received,
+                     view.known, view.unseen, view.sel, view.reneges, view.hand_sizes)
+    out[:] = np.frombuffer(data, np.float32)
+
+
+def observation_for(state: State, seat: int | None) -> npt.NDArray[np.float32]:
+    """Return ``seat``'s observation of ``state``, the same as :func:`encode` of ``state.view(seat)``, without the view.
+
+    The seat's knowledge comes from :func:`~mustamaija.games.black_maria.view.knowledge`, as its view's
+    does. The array is new and read-only (it shares the bytes it was built from).
+
+    >>> from mustamaija.games.black_maria import State
+    >>> s = State.from_seed(players=5, seed=2)
+    >>> obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    >>> encode(s.view(3), obs)
+    >>> bool((observation_for(s, 3) == obs).all()), observation_for(s, 3).flags.writeable
+    (True, False)
+    """
+    n = state.n
+    if seat.__class__ is not int or not 0 <= seat < n:
+        check_seat(seat, n)  # Raises, but for None (a spectator).
+    hand, passed, received, known, unseen, sel, reneges = knowledge(state, seat)
+    data = _encoding(state, n, seat if seat is not None else 0, hand, passed, received, known, unseen, sel, reneges,
+                     [*map(int.bit_count, state.hands)])
+    return np.frombuffer(data, np.float32)  # Read-only: it shares the bytes.

@@ -1,10 +1,18 @@
 """Mustamaija for the research adapters: rules as arguments, the observation encoding, rewards.
 
 The observation is a fixed vector of :data:`OBS_SIZE` floats in [0, 1], built
-from one seat's :class:`~mustamaija.games.mustamaija.view.View` only, and sized for the
-largest table (:data:`MAX_SEATS` seats) so that one network serves every
-player count. Seats are *relative*: index 0 is the viewer, 1 the seat to its
-left, and so on; indices at or beyond the player count stay zero.
+from what one seat knows only, and sized for the largest table
+(:data:`MAX_SEATS` seats) so that one network serves every player count.
+Seats are *relative*: index 0 is the viewer, 1 the seat to its left, and so
+on; indices at or beyond the player count stay zero.
+
+:func:`encode` writes a seat's :class:`~mustamaija.games.mustamaija.view.View`;
+:func:`observation_for` gives the same vector from the state without building
+the view (what the research adapters ask for at every step). Both read the
+seat's knowledge from :func:`~mustamaija.games.mustamaija.view.knowledge`, the
+one computation :func:`~mustamaija.games.mustamaija.view.view_of` uses, and
+share one encoder, which builds the vector's bytes by table lookups
+(:mod:`mustamaija.core.observation`).
 
 First come :data:`PLANES`, 52 entries each (entry ``c`` is card ``c``,
 ``suit * 13 + rank``, suits S H D C, ranks 2 to A), then the scalars of
@@ -25,15 +33,20 @@ True
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from mustamaija.core.observation import bits_of
-from mustamaija.games.mustamaija.view import View
+from mustamaija.core.observation import FLOAT, FLOAT3, PLANE_BYTES, flags, one_hot, plane
+from mustamaija.core.view import check_seat
+from mustamaija.games.mustamaija.rules import DEFEND, LEAD
+from mustamaija.games.mustamaija.view import View, knowledge
 
-__all__ = ["MAX_SEATS", "OBS_SIZE", "PLANES", "SCALARS", "encode", "offset"]
+if TYPE_CHECKING:
+    from mustamaija.games.mustamaija.state import State
+
+__all__ = ["MAX_SEATS", "OBS_SIZE", "PLANES", "SCALARS", "encode", "observation_for", "offset"]
 
 MAX_SEATS: Final = 8
 """The most seats any rule set allows (V1: 8 with hand size 3 or 6)."""
@@ -86,37 +99,84 @@ def offset(name: str) -> int:
     return _OFFSETS[name]
 
 
-_PLANES_END: Final = 52 * len(PLANES)
+# The scalar blocks as bytes, by the numbers they depend on (their order is that of SCALARS):
+_HEAD: Final = tuple(one_hot(phase, 3) + one_hot(trump, 5) + one_hot(declarer, 9)
+                     for phase in range(3) for trump in range(5) for declarer in range(9))
+"""``phase``, ``trump`` and ``declarer`` at ``(phase * 5 + trump) * 9 + declarer`` (trump 4: none; declarer 8: none)."""
+_SEATS: Final = tuple(one_hot(attacker, 8) + one_hot(defender, 8) + one_hot({LEAD: attacker, DEFEND: defender}.get(phase, -1), 8)
+                      for phase in range(3) for attacker in range(8) for defender in range(8))
+"""``attacker``, ``defender`` and ``to_act`` at ``(phase * 8 + attacker) * 8 + defender``: the seat to act is the
+attacker or the defender as the phase says (nobody once the deal is over)."""
+_SIZE: Final = tuple(FLOAT.pack(cards / 52) for cards in range(53))
+"""A hand size (or any count of cards) / 52."""
+_FLAGS: Final = tuple(flags(value, MAX_SEATS) for value in range(1 << MAX_SEATS))
+"""Eight flags by relative seat, from a mask of relative seats (``out``, ``seated``)."""
+_EMPTY_SEATS: Final = tuple((bytes(PLANE_BYTES * (MAX_SEATS - n)), bytes(4 * (MAX_SEATS - n))) for n in range(MAX_SEATS + 1))
+"""For ``n`` players: the zero planes of the relative seats past the table, and their zero hand sizes."""
+_plane = plane
+_size = _SIZE.__getitem__
+
+
+def _encoding(public: Any, n: int, me: int, hand: int, known: Any, unseen: int, talon_known: int, sel: int, rem: int,
+              used: int, pairs: tuple[tuple[int, int], ...], sizes: Any, talon_size: int) -> bytes:
+    """Return the observation's bytes from a seat's knowledge and the public fields of ``public``.
+
+    ``public`` is a state or a view (they name their public fields alike), the knowledge is as
+    :func:`~mustamaija.games.mustamaija.view.knowledge` gives it. The one encoder: :func:`encode` gives it a
+    view's fields, :func:`observation_for` a state's and the seat's knowledge.
+    ``me`` is the viewer (0 for a spectator), ``known`` and ``sizes`` are by absolute seat.
+    """
+    beaten = 0
+    for led, _ in pairs:
+        beaten |= 1 << led
+    trump_card = public.trump_card
+    trump = public.trump
+    declarer = public.declarer
+    phase = public.phase
+    out = 0
+    for seat in public.out:
+        out |= 1 << (seat - me) % n
+    no_planes, no_sizes = _EMPTY_SEATS[n]
+    return b"".join((
+        *map(_plane, (hand, sel, public.led, rem, beaten, used, public.discard, unseen, talon_known,
+                      1 << trump_card if trump_card >= 0 else 0, public.revealed, *known[me:], *known[:me])),
+        no_planes,
+        _HEAD[(phase * 5 + (trump if trump >= 0 else 4)) * 9 + ((declarer - me) % n if 0 <= declarer < n else 8)],
+        _SEATS[(phase * 8 + (public.attacker - me) % n) * 8 + (public.defender - me) % n],
+        *map(_size, sizes[me:]), *map(_size, sizes[:me]), no_sizes,
+        _FLAGS[(1 << n) - 1],  # seated
+        _FLAGS[out],
+        FLOAT3.pack(talon_size / 52, min(public.limit, 52) / 52, min(public.turns / public.rules.max_turns, 1.0)),
+    ))
 
 
 def encode(view: View, out: npt.NDArray[np.float32]) -> None:
-    """Write the observation of ``view`` (a seat's view) into the zeroed ``out``."""
-    n = view.players
-    me = view.seat if view.seat is not None else 0
-    beaten = 0
-    for led, _ in view.pairs:
-        beaten |= 1 << led
+    """Write the observation of ``view`` (a seat's view) into ``out``."""
     talon_known = 0
     for _, card in view.talon_known:
         talon_known |= 1 << card
-    known = [view.known[(me + r) % n] if r < n else 0 for r in range(MAX_SEATS)]
-    trump_card = 1 << view.trump_card if view.trump_card >= 0 else 0
-    masks = [view.hand, view.sel, view.led, view.rem, beaten, view.used, view.discard, view.unseen, talon_known,
-             trump_card, view.revealed, *known]
-    out[:_PLANES_END] = bits_of(masks).reshape(-1)
-    for s in range(n):
-        r = (s - me) % n
-        out[_OFFSETS["hand_sizes"] + r] = view.hand_sizes[s] / 52
-        out[_OFFSETS["seated"] + r] = 1.0
-    for s in view.out:
-        out[_OFFSETS["out"] + (s - me) % n] = 1.0
-    out[_OFFSETS["phase"] + view.phase] = 1.0
-    out[_OFFSETS["trump"] + (view.trump if view.trump >= 0 else 4)] = 1.0
-    out[_OFFSETS["declarer"] + ((view.declarer - me) % n if 0 <= view.declarer < n else MAX_SEATS)] = 1.0
-    out[_OFFSETS["attacker"] + (view.attacker - me) % n] = 1.0
-    out[_OFFSETS["defender"] + (view.defender - me) % n] = 1.0
-    if view.to_act >= 0:
-        out[_OFFSETS["to_act"] + (view.to_act - me) % n] = 1.0
-    out[_OFFSETS["talon_size"]] = view.talon_size / 52
-    out[_OFFSETS["limit"]] = min(view.limit, 52) / 52
-    out[_OFFSETS["turns"]] = min(view.turns / view.rules.max_turns, 1.0)
+    data = _encoding(view, view.players, view.seat if view.seat is not None else 0, view.hand, view.known, view.unseen,
+                     talon_known, view.sel, view.rem, view.used, view.pairs, view.hand_sizes, view.talon_size)
+    out[:] = np.frombuffer(data, np.float32)
+
+
+def observation_for(state: State, seat: int | None) -> npt.NDArray[np.float32]:
+    """Return ``seat``'s observation of ``state``, the same as :func:`encode` of ``state.view(seat)``, without the view.
+
+    The seat's knowledge comes from :func:`~mustamaija.games.mustamaija.view.knowledge`, as its view's
+    does. The array is new and read-only (it shares the bytes it was built from).
+
+    >>> from mustamaija import State
+    >>> s = State.from_seed(players=4, seed=2)
+    >>> obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    >>> encode(s.view(2), obs)
+    >>> bool((observation_for(s, 2) == obs).all()), observation_for(s, 2).flags.writeable
+    (True, False)
+    """
+    n = state.n
+    if seat.__class__ is not int or not 0 <= seat < n:
+        check_seat(seat, n)  # Raises, but for None (a spectator).
+    hand, known, unseen, talon_known, sel, rem, used, pairs = knowledge(state, seat)
+    data = _encoding(state, n, seat if seat is not None else 0, hand, known, unseen, talon_known, sel, rem, used, pairs,
+                     [*map(int.bit_count, state.hands)], len(state.talon) - state.tpos)
+    return np.frombuffer(data, np.float32)  # Read-only: it shares the bytes.

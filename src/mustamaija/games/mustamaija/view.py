@@ -34,7 +34,10 @@ from mustamaija.games.mustamaija.rules import DEFEND, LEAD, OVER
 if TYPE_CHECKING:
     from mustamaija.games.mustamaija.state import State
 
-__all__ = ["View", "view_of"]
+__all__ = ["Knowledge", "View", "knowledge", "view_of"]
+
+Knowledge = tuple[int, list[int], int, int, int, int, int, tuple[tuple[int, int], ...]]
+"""What :func:`knowledge` returns: ``(hand, known, unseen, talon_known, sel, rem, used, pairs)``."""
 
 
 def _names(mask: int) -> str:
@@ -149,46 +152,76 @@ class View(ViewBase):
             lines.append("result: " + ("stopped unfinished (M21)" if self.stopped else f"seat {self.loser} lost"))
         return "\n".join(lines)
 
-def view_of(state: State, seat: int | None) -> View:
-    """Return what ``seat`` can know of ``state``; ``None`` gives the spectator's view (M22).
 
-    This is the only place where hidden information is filtered.
+def knowledge(state: State, seat: int | None) -> Knowledge:
+    """Return what ``seat`` knows of ``state`` beyond its public fields; ``None``: a spectator (M22).
+
+    The one computation of a seat's knowledge: :func:`view_of` builds its
+    view from it, and the observation encoder
+    (:func:`~mustamaija.games.mustamaija.observation.observation_for`) reads
+    it without building a view. It returns ``(hand, known, unseen,
+    talon_known, sel, rem, used, pairs)``: the seat's hand; the cards known
+    to be in each seat's hand (a new list); the cards whose place it does
+    not know; the talon cards whose place is public (a mask); and its own
+    action under way (``sel``, ``rem``, ``used``, ``pairs``: empty, with the
+    whole table undecided, unless the seat is the one acting). The seat is
+    not checked.
+
+    >>> from mustamaija import State
+    >>> s = State.from_seed(players=3, seed=1)
+    >>> hand, known, unseen, talon_known, *action = knowledge(s, 0)
+    >>> hand == s.hands[0], known, unseen == ((1 << 52) - 1) & ~hand, talon_known, action
+    (True, [0, 0, 0], True, 0, [0, 0, 0, ()])
     """
-    n = state.n
-    check_seat(seat, n)
     hands = state.hands
     public = state.public
     own = hands[seat] if seat is not None else 0
-    # The talon's known cards: the turned trump card and spades put back, at public depths.
-    talon_known = tuple(
-        (i - state.tpos, c) for i, c in enumerate(state.talon) if i >= state.tpos and state.tknown >> c & 1
-    )
-    known = [h & public for h in hands]
-    on_table = state.led
-    placed = own | state.discard | on_table
-    for _, c in talon_known:
-        placed |= 1 << c
-    for s in range(n):
-        placed |= known[s]
-    unseen = ALL_CARDS & ~placed
-    # Counting: when every unseen card must lie in one place, it is known to be there.
-    slots = [0 if s == seat else hands[s].bit_count() - known[s].bit_count() for s in range(n)]
-    talon_slots = state.talon_size - len(talon_known)
-    places = [s for s in range(n) if slots[s] > 0]
-    if unseen and talon_slots == 0 and len(places) == 1:
-        known[places[0]] |= unseen
-        unseen = 0
-    mine = seat is not None and seat == state.to_act
+    known = list(map(public.__and__, hands))
+    # Every card is in one place: a hand, the table, the discard or the talon. So the hands' union is
+    # their sum, and the talon is what is in none of the others: its known cards (the turned trump
+    # card, spades put back) are these.
+    held = sum(hands)
+    discard = state.discard
+    led = state.led
+    talon_known = state.tknown & ~(held | discard | led)
+    unseen = ALL_CARDS & ~(own | discard | led | talon_known | held & public)
+    # Counting: when every unseen card must lie in one place, it is known to be there. With no unknown
+    # card in the talon, the unseen cards are the cards held and not public, so their places are the seats
+    # that hold some (never the viewer).
+    if unseen and len(state.talon) - state.tpos == talon_known.bit_count():
+        places = [s for s in range(state.n) if hands[s] & unseen]
+        if len(places) == 1:
+            known[places[0]] |= unseen
+            unseen = 0
+    # An action chosen step by step shows only in its actor's view.
+    phase = state.phase
+    if seat is not None and seat == (state.attacker if phase == LEAD else state.defender if phase == DEFEND else -1):
+        return own, known, unseen, talon_known, state.sel, state.rem, state.used, state.pairs
+    return own, known, unseen, talon_known, 0, led, 0, ()
+
+
+def view_of(state: State, seat: int | None) -> View:
+    """Return what ``seat`` can know of ``state``; ``None`` gives the spectator's view (M22).
+
+    This is the only place where hidden information is filtered: what the
+    seat knows comes from :func:`knowledge`, the rest is public.
+    """
+    n = state.n
+    check_seat(seat, n)
+    own, known, unseen, talon, sel, rem, used, pairs = knowledge(state, seat)
+    tpos = state.tpos
+    # The talon's known cards at their public depths.
+    talon_known = tuple((depth, c) for depth, c in enumerate(state.talon[tpos:]) if talon >> c & 1) if talon else ()
     return View(
         # The fields every view has (ViewBase), by position:
-        seat, state.rules, n, tuple(h.bit_count() for h in hands), state.dealer, state.phase, state.to_act, tuple(known), own, unseen,
+        seat, state.rules, n, tuple(h.bit_count() for h in state.hands), state.dealer, state.phase, state.to_act,
+        tuple(known), own, unseen,
         # The turn and the talon, public to all:
         attacker=state.attacker, defender=state.defender, limit=state.limit, turns=state.turns,
         talon_size=state.talon_size, talon_known=talon_known, revealed=state.revealed,
         trump=state.trump, trump_card=state.trump_card, declarer=state.declarer, declared=state.declared,
         led=state.led, discard=state.discard, out=state.out, loser=state.loser, stopped=state.stopped,
-        # An action chosen step by step shows only in its actor's view:
-        sel=state.sel if mine else 0, rem=state.rem if mine else state.led, used=state.used if mine else 0,
-        pairs=state.pairs if mine else (),
+        # The seat's own action under way (empty in everybody else's view):
+        sel=sel, rem=rem, used=used, pairs=pairs,
         history=History(state.log, state.nlog),
     )
