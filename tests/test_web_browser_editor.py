@@ -152,6 +152,7 @@ def test_a_dealt_position_offers_a_hint_and_fits_a_phone(server: str, browser: B
     # Nothing is wider than the phone.
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= PHONE["width"], wide
+    _shot(page, "web-editor-phone.png", full_page=False)
     # A talon card moves down with its button, and the position stays valid.
     first = page.locator("#ed-talon li").first.locator(".card").get_attribute("data-card")
     page.locator("#ed-talon li").first.locator("button", has_text="↓").click()

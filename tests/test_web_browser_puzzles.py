@@ -206,6 +206,8 @@ def test_the_solution_asked_for_at_the_first_try_ends_the_streak(server: str, br
     assert page.locator("#streak-now").inner_text() == "0" and page.locator("#streak-best").inner_text() == "6"
     assert _dataset(page)["status"] == "solving"  # The puzzle can still be played out, but it no longer counts.
     assert page.locator("#solution-leads").inner_text().startswith("Safe first lead")
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, "web-puzzles-phone.png", full_page=False)
     box = page.locator("#hand").bounding_box()
     assert box is not None and box["width"] <= 375
     assert not errors, errors
