@@ -36,13 +36,13 @@ OBS_SIZE: Final = 1056
 """The observation length of :mod:`~mustamaija.games.mustamaija.observation` (checked there)."""
 
 
-LEVELS: Final = {"easy": "random", "medium": "heuristic", "hard": "pimc:iters=250:time=2", "expert": "pimc:iters=1000:time=4"}
+LEVELS: Final = {"easy": "random", "medium": "heuristic", "hard": "pimc:iters=250:time=2", "expert": "pimc:iters=750:time=4"}
 """The bot of each strength level: the search's playouts grow with the level.
 
 A level is a number of playouts, not of seconds, so that it means the same
-strength on any machine and under any load (about 0.25 s and 1 s of CPU time
-for the costliest decision, the 4-player opening, on the development
-machine). The ``time`` is a wall-clock safety cap only: on a machine so
+strength on any machine and under any load (on the development machine, at
+most about 0.25 s and 1 s of CPU time a decision, and a median of 0.15 s and
+0.5 s). The ``time`` is a wall-clock safety cap only: on a machine so
 busy that the playouts would take longer, a web table still moves.
 """
 
