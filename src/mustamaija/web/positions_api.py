@@ -22,10 +22,8 @@ only when present.
 from __future__ import annotations
 
 import json
-import signal
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, MutableMapping
-from types import FrameType
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
@@ -33,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mustamaija.core.errors import FormatError, MustamaijaError
 from mustamaija.core.protocol import Game
+from mustamaija.search.time_limit import OutOfTime, time_limit
 from mustamaija.web.errors import ApiError
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import table_game
@@ -276,14 +275,6 @@ def _solvable(game: Game, doc: dict[str, Any], sizes: list[int], over: bool) -> 
     return {"ok": True}
 
 
-class _OutOfTime(Exception):
-    pass
-
-
-def _alarm(_signum: int, _frame: FrameType | None) -> None:
-    raise _OutOfTime
-
-
 def solve_json(game_name: str, doc: dict[str, Any], seconds: float) -> dict[str, Any]:
     """Return the solver's result and its account for people, or ``{"error": ...}`` (in a worker process).
 
@@ -301,15 +292,11 @@ def solve_json(game_name: str, doc: dict[str, Any], seconds: float) -> dict[str,
         state = solver.load(doc)
     except MustamaijaError as e:
         return {"error": _plain(str(e))}
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        result = solver.solve(state)
-    except _OutOfTime:
+        with time_limit(seconds):
+            result = solver.solve(state)
+    except OutOfTime:
         return {"error": f"the solver did not finish within {seconds:g} seconds: try a smaller position"}
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
     out: dict[str, Any] = result.to_json()
     line = []
     t = state.copy()

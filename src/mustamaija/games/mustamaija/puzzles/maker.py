@@ -19,11 +19,9 @@ import dataclasses
 import json
 import math
 import random
-import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from types import FrameType
 
 from mustamaija.core.cards import QS, SUIT_MASKS, SUIT_SYMBOLS, CardSet
 from mustamaija.games.mustamaija.actions import Action
@@ -31,6 +29,7 @@ from mustamaija.games.mustamaija.puzzles import LEVELS, NAMES, PUZZLE_FORMAT, Ju
 from mustamaija.games.mustamaija.rules import Rules
 from mustamaija.games.mustamaija.solver import solve
 from mustamaija.games.mustamaija.state import State
+from mustamaija.search.time_limit import OutOfTime, time_limit
 from mustamaija.tui.describe import SUIT_WORDS
 
 __all__ = ["candidates", "candidates3", "dumps", "main", "make", "retitle"]
@@ -69,14 +68,6 @@ def candidates(seed: int, rules: Rules | None = None) -> Iterator[tuple[Puzzle, 
         yield Puzzle("", "", "", hands, trump, rules, tuple(sorted(safe)), "", result.nodes, len(result.line)), score
 
 
-class _TooSlow(Exception):
-    """A three-player position took the solver too long for a puzzle."""
-
-
-def _too_slow(signum: int, frame: FrameType | None) -> None:
-    raise _TooSlow
-
-
 def candidates3(seed: int, rules: Rules | None = None, seconds: float = 1.5) -> Iterator[tuple[Puzzle, float]]:
     """Yield good random three-player positions (two or three cards a hand) with a difficulty score.
 
@@ -86,41 +77,34 @@ def candidates3(seed: int, rules: Rules | None = None, seconds: float = 1.5) -> 
     """
     rng = random.Random(seed)
     rules = rules or Rules()
-    previous = signal.signal(signal.SIGALRM, _too_slow)
-    try:
-        while True:
-            sizes = [rng.randint(2, 3) for _ in range(3)]
-            trump = rng.choice((1, 2, 3, 1, 2, 3, None))
-            deck = [c for c in range(52) if c != QS]
-            rng.shuffle(deck)
-            cards = [QS, *deck[: sum(sizes) - 1]]
-            rng.shuffle(cards)
-            hands = tuple(sum(1 << c for c in cards[sum(sizes[:i]):sum(sizes[:i + 1])]) for i in range(3))
-            if any(not hands[0] & ~m for m in SUIT_MASKS):
-                continue
-            state = State.from_position([CardSet(h) for h in hands], 0, trump, rules)
-            leads = list(state.legal_leads())
-            if len(leads) < 4:
-                continue
-            judge = Judge(rules, trump, 3)
-            try:
-                signal.setitimer(signal.ITIMER_REAL, seconds)
-                try:
-                    if not judge.safe(state):
-                        continue
-                    safe = [lead.cards for lead in judge.safe_leads(state)]
-                    line = judge.line(state)
-                finally:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
-            except _TooSlow:  # Also when the timer fires as it is being stopped.
-                continue
-            if not 1 <= len(safe) <= 2 or not _ends_with_hero_out(state, line):
-                continue
-            nodes = judge.solver.total_nodes()
-            score = math.log(1 + nodes) + 0.15 * len(line) + 0.4 * math.log(len(leads)) - 1.0 * (len(safe) - 1)
-            yield Puzzle("", "", "", hands, trump, rules, tuple(sorted(safe)), "", nodes, len(line)), score
-    finally:
-        signal.signal(signal.SIGALRM, previous)
+    while True:
+        sizes = [rng.randint(2, 3) for _ in range(3)]
+        trump = rng.choice((1, 2, 3, 1, 2, 3, None))
+        deck = [c for c in range(52) if c != QS]
+        rng.shuffle(deck)
+        cards = [QS, *deck[: sum(sizes) - 1]]
+        rng.shuffle(cards)
+        hands = tuple(sum(1 << c for c in cards[sum(sizes[:i]):sum(sizes[:i + 1])]) for i in range(3))
+        if any(not hands[0] & ~m for m in SUIT_MASKS):
+            continue
+        state = State.from_position([CardSet(h) for h in hands], 0, trump, rules)
+        leads = list(state.legal_leads())
+        if len(leads) < 4:
+            continue
+        judge = Judge(rules, trump, 3)
+        try:
+            with time_limit(seconds):
+                if not judge.safe(state):
+                    continue
+                safe = [lead.cards for lead in judge.safe_leads(state)]
+                line = judge.line(state)
+        except OutOfTime:
+            continue
+        if not 1 <= len(safe) <= 2 or not _ends_with_hero_out(state, line):
+            continue
+        nodes = judge.solver.total_nodes()
+        score = math.log(1 + nodes) + 0.15 * len(line) + 0.4 * math.log(len(leads)) - 1.0 * (len(safe) - 1)
+        yield Puzzle("", "", "", hands, trump, rules, tuple(sorted(safe)), "", nodes, len(line)), score
 
 
 def _ends_with_hero_out(state: State, line: Sequence[Action]) -> bool:

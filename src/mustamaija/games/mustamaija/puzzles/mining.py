@@ -30,12 +30,9 @@ the web app, and the turn.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import math
-import signal
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from types import FrameType
 from typing import Any
 
 from mustamaija.core.cards import SUIT_MASKS, CardSet
@@ -44,19 +41,12 @@ from mustamaija.games.mustamaija.puzzles import LEVELS, Judge, Puzzle, verify
 from mustamaija.games.mustamaija.puzzles.maker import retitle
 from mustamaija.games.mustamaija.rules import LEAD
 from mustamaija.games.mustamaija.state import State
+from mustamaija.search.time_limit import OutOfTime, time_limit
 
 __all__ = ["mine", "origin_of", "puzzle_at"]
 
 _MAX_CARDS = {2: 7, 3: 3}
 """The most cards in one hand of a mined puzzle, by seats holding cards (as the made puzzles: 3-7, and 2-3)."""
-
-
-class _TooSlow(Exception):
-    """The solver took too long on a position for a puzzle."""
-
-
-def _too_slow(signum: int, frame: FrameType | None) -> None:
-    raise _TooSlow
 
 
 def _positions(record: Any) -> Iterator[State]:
@@ -88,25 +78,13 @@ def puzzle_at(state: State, seconds: float = 0.5) -> tuple[Puzzle, float] | None
     if len(leads) < 3:
         return None
     judge = Judge(state.rules, trump, len(hands))
-    previous = signal.signal(signal.SIGALRM, _too_slow)
-    # No collection while the timer runs: its exception would be lost in a finalizer the collector calls
-    # (and reported as unraisable), instead of stopping the solver.
-    collecting = gc.isenabled()
-    gc.disable()
     started = time.monotonic()
     try:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
+        with time_limit(seconds):
             safe = [lead.cards for lead in judge.safe_leads(position)]
             line = judge.line(position) if len(safe) == 1 else []
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-    except _TooSlow:
+    except OutOfTime:
         return None
-    finally:
-        signal.signal(signal.SIGALRM, previous)
-        if collecting:
-            gc.enable()
     # Should the timer's exception still be lost in code that swallows it, a position that took too long is
     # dropped all the same.
     if len(safe) != 1 or time.monotonic() - started > seconds:
