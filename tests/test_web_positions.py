@@ -30,6 +30,8 @@ from mustamaija.games.mustamaija.rules import PRESETS
 from mustamaija.web import ServerConfig, create_app
 from mustamaija.web.live import deal_bot_action
 from mustamaija.web.positions_api import SOLVE_MAX_TWO, solve_json
+from test_web_api import auth, error, wait_turn
+from test_web_ratings import play_out
 
 FAST: dict[str, Any] = {"bot_pace": 0.0, "deal_pause": 0.0, "hint_seconds": 0.2}
 QUICK: dict[str, Any] = {**FAST, "http_burst": 100000, "review_iters": 4}
@@ -47,19 +49,6 @@ LATE = {"format": "mustamaija-position/2", "dealer": 2, "public": ["4C", "QD"],
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(ServerConfig(**QUICK))) as c:
         yield c
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def error(r: Any, status: int, code: str) -> str:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert set(body) == {"error"} and body["error"]["code"] == code, body
-    message: str = body["error"]["message"]
-    assert message
-    return message
 
 
 def check(c: TestClient, **body: Any) -> dict[str, Any]:
@@ -200,26 +189,6 @@ def test_solves_and_hints_are_rate_limited() -> None:
 
 
 # -- playing a position out ---------------------------------------------------------------------------
-
-
-def wait_turn(c: TestClient, tid: str, token: str, timeout: float = 30.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        body: dict[str, Any] = c.get(f"/api/tables/{tid}/state", headers=auth(token)).json()
-        if body["table"]["status"] == "over" or (body["state"] and body["state"]["legal"]):
-            return body
-        assert time.monotonic() < deadline, "the bots did not act in time"
-        time.sleep(0.01)
-
-
-def play_out(c: TestClient, tid: str, token: str) -> dict[str, Any]:
-    while True:
-        body = wait_turn(c, tid, token)
-        if body["table"]["status"] == "over":
-            return body
-        r = c.post(f"/api/tables/{tid}/actions", headers=auth(token),
-                   json={"version": body["table"]["version"], "action": body["state"]["legal"]["actions"][0]})
-        assert r.status_code == 200, r.text
 
 
 def test_a_table_plays_a_position_out_fairly_and_replays(client: TestClient) -> None:

@@ -25,6 +25,7 @@ from mustamaija.games.mustamaija.puzzles import Puzzle, PuzzleGame, load_puzzles
 from mustamaija.games.mustamaija.puzzles.web import PuzzleRefusal
 from mustamaija.web import ServerConfig, create_app
 from mustamaija.web.puzzles_api import judge_moves
+from test_web_api import error
 
 PUZZLES = load_puzzles()
 QUICK: dict[str, Any] = {"bot_pace": 0.0, "deal_pause": 0.0, "http_burst": 100000}
@@ -34,15 +35,6 @@ QUICK: dict[str, Any] = {"bot_pace": 0.0, "deal_pause": 0.0, "http_burst": 10000
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(ServerConfig(**QUICK))) as c:
         yield c
-
-
-def error(r: Any, status: int, code: str) -> str:
-    assert r.status_code == status, r.text
-    body = r.json()
-    assert set(body) == {"error"} and body["error"]["code"] == code, body
-    message: str = body["error"]["message"]
-    assert message
-    return message
 
 
 def body_of(action: Action) -> dict[str, Any]:
