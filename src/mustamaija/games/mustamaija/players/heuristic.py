@@ -31,7 +31,11 @@ two phases of a deal:
   nothing), plus the value of the cards it will draw;
 * once the talon is empty, every card is a burden to shed: the value is
   minus the number of cards and of suits held, minus a heavy cost for Q♠,
-  plus a little for cards that are hard to beat.
+  plus a little for cards that are hard to beat; with two players left
+  (both hands known), a card costs more, a lead the defender beats entirely
+  costs more, and a lead it must partly pick up is judged by what it picks up
+  (trumps after the first cost, since they beat our other cards) and by how
+  many of our cards it cannot beat afterwards (each keeps us the lead).
 
 :func:`heuristic_step` is the same strategy for search rollouts: it acts for
 ``state.to_act`` on a full :class:`State`, reading only that seat's hand and
@@ -104,7 +108,15 @@ class Weights:
     end_quality: float = 1.0
     end_attack: float = 2.0
     end_push: float = 0.15
-    end_push_two: float = 0.45
+    end_push_two: float = 1.8
+    # Two players with cards and the talon empty (docs/strength.md, "Two-player endgames"): a card and the
+    # beat-everything bonus weigh more than with more players, and two terms count the defender's known hand.
+    two_card: float = 2.0
+    two_attack: float = 5.0
+    # A lead that hands the defender more than one trump it must pick up: per trump after the first.
+    two_gift: float = 1.6
+    # Every card we keep that the defender cannot beat once it picked up the lead (each keeps us the lead a turn).
+    two_anchor: float = 0.65
     # Beating a led card that was led in the last rounds too (it circulates) is worth this much more.
     circ_bonus: float = 1.5
     circ_lead: float = 0.0
@@ -348,7 +360,7 @@ def _hand_value(ctx: _Ctx, hand: int, values: dict[int, float]) -> float:
     if ctx.talon == 0:
         if not hand:
             return 1000.0
-        v = -w.end_card * size - w.end_suit * _suits(hand)
+        v = -(w.two_card if ctx.alive == 2 else w.end_card) * size - w.end_suit * _suits(hand)
         if hand & _QS_BIT:
             v -= w.end_qs
         q = 0.0
@@ -441,9 +453,12 @@ def _score_lead(ctx: _Ctx, lead: int, values: dict[int, float], two: bool) -> fl
     known = ctx.known[d]
     if w.exact_known and known.bit_count() >= ctx.sizes[d]:
         # Every card of the defender is known: count exactly what it can beat.
-        beatable = len(_max_beats(known, lead, ctx.trump))
+        pairs = _max_beats(known, lead, ctx.trump)
+        beatable = len(pairs)
         push = float(k - beatable)
         beat_all = 1.0 if beatable == k else 0.0
+        if two and ctx.talon == 0 and push:
+            score -= _gifts(ctx, lead, pairs, rest)
     else:
         push = 0.0
         beat_all = 1.0
@@ -457,12 +472,39 @@ def _score_lead(ctx: _Ctx, lead: int, values: dict[int, float], two: bool) -> fl
     if ctx.talon == 0:
         score += (w.end_push_two if two else w.end_push) * push
         if two:
-            score -= w.end_attack * beat_all  # The defender takes the lead from us.
+            score -= w.two_attack * beat_all  # The defender takes the lead from us.
     else:
         score += w.push_bonus * push
         if ctx.circ:
             score -= w.circ_lead * (lead & ctx.circ).bit_count()
     return score
+
+
+def _gifts(ctx: _Ctx, lead: int, pairs: list[tuple[int, int]], rest: int) -> float:
+    """Return the cost of a lead that the known defender cannot beat entirely (two players, talon empty).
+
+    ``pairs`` are the led cards it beats and its beaters; it picks up the
+    rest of the lead and keeps it. Trumps it picks up beat our other cards,
+    so after the first each costs ``two_gift`` (one trump keeps us the lead
+    as well as several). Every card we keep that the defender cannot beat
+    afterwards is a later lead it must pick up, which keeps us the lead a
+    turn more: each is worth ``two_anchor``.
+    """
+    w = ctx.w
+    row = L.BEATERS[ctx.trump]
+    picked = lead
+    after = ctx.known[ctx.defender]
+    for x, b in pairs:
+        picked &= ~(1 << x)
+        after &= ~(1 << b)
+    after |= picked
+    cost = 0.0
+    if ctx.trump >= 0:
+        cost += w.two_gift * max(0, (picked & SUIT_MASKS[ctx.trump]).bit_count() - 1)
+    for x in _bits(rest):
+        if not after & row[x]:
+            cost -= w.two_anchor
+    return cost
 
 
 def _plan_lead(ctx: _Ctx, rng: random.Random | None, ties: bool) -> int:
@@ -538,7 +580,7 @@ def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
         after = (hand & ~beaters) | (led & ~beaten)
         score = _hand_value(ctx, after, values)
         if k == nled:
-            score += w.end_attack if ctx.talon == 0 else w.attack_bonus
+            score += (w.two_attack if ctx.alive == 2 else w.end_attack) if ctx.talon == 0 else w.attack_bonus
         if ctx.circ:
             # Beat the cards of a circulating suit that we can beat within the suit (trumps only if allowed).
             cheap = beaten & ctx.circ if w.circ_trumps else (beaten & ctx.circ) & ~_trump_beaten(pairs[:k], ctx.trump)
