@@ -118,6 +118,47 @@ def measure_engine(game: Game, players: int, seconds: float, rules: Any, seed: i
     }
 
 
+def copy_bytes(state: Any) -> int:
+    """Return the memory a copy of ``state`` takes: the copy and every object it does not share with the original.
+
+    Immutable values shared between the two (the rules, the talon tuple, small ints) cost a copy nothing, so
+    they are not counted; a slot holding a new list, tuple or int is.
+
+    >>> from mustamaija import State
+    >>> s = State.from_seed(players=4, seed=1)
+    >>> 200 < copy_bytes(s) < 2000
+    True
+    """
+    copy = state.copy()
+    total = sys.getsizeof(copy)
+    seen: set[int] = set()
+    for name in _slots(type(copy)):
+        value = getattr(copy, name, None)
+        if value is None or value is getattr(state, name, None) or id(value) in seen:
+            continue
+        seen.add(id(value))
+        total += sys.getsizeof(value)
+        if isinstance(value, list | tuple):
+            total += sum(sys.getsizeof(x) for x in value if x is not None and not _cached_int(x))
+    return total
+
+
+def _slots(cls: type) -> list[str]:
+    return [name for c in cls.__mro__ for name in getattr(c, "__slots__", ())]
+
+
+def _cached_int(value: object) -> bool:
+    """Return whether ``value`` is an int CPython keeps once for all (-5 to 256): no copy makes a new one."""
+    return isinstance(value, int) and -5 <= value <= 256
+
+
+def build() -> str:
+    """Return which build of the engine runs: compiled modules, or the pure-Python reference."""
+    from mustamaija.games.mustamaija import state
+
+    return "pure Python" if (state.__file__ or "").endswith(".py") else "compiled"
+
+
 def measure_views(game: Game, players: int, seconds: float, rules: Any, seed: int) -> float:
     """Return decisions/s when random players act on freshly built views, as real bots do."""
     rng = random.Random(seed)
@@ -165,10 +206,12 @@ def _engine(game: Game, args: argparse.Namespace, counts: list[int], rules: Any)
             continue
         row = measure_engine(game, n, args.seconds, rules, args.seed)
         row["view_decisions_per_s"] = measure_views(game, n, args.seconds / 3, rules, args.seed)
+        row["state_copy_bytes"] = copy_bytes(game.deal(n, args.seed, rules))
         rows[str(n)] = row
         lines.append(f"{n} players: {row['decisions_per_s']:>10,.0f} decisions/s  {row['games_per_s']:>8,.1f} games/s  "
                      f"{row['decisions_per_game']:6.1f} decisions/deal  "
-                     f"({row['view_decisions_per_s']:,.0f} decisions/s when bots act on views)")
+                     f"({row['view_decisions_per_s']:,.0f} decisions/s when bots act on views; "
+                     f"a state copy {row['state_copy_bytes']:,} bytes)")
     if not rows:
         lines.append(f"no player count of --players {args.players} fits ({game.min_players} to {game.max_players})")
     return rows, lines
@@ -211,14 +254,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"mustamaija bench: the adapters section needs the rl extra (pip install 'mustamaija[rl]'): {e}",
                   file=sys.stderr)
             return 2
-    result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(), "games": {}}
+    result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(), "build": build(),
+                              "games": {}}
     with section_progress(len(chosen) * len(sections)) as step:
         _measure(args, chosen, sections, own, counts, result, step)
     if args.json:
         first = result["games"][chosen[0][0].name]
         print(json.dumps({**first, **result}))
     elif "engine" in sections:
-        print(f"one core (CPU time), Python {result['python']}")
+        print(f"one core (CPU time), Python {result['python']}, {result['build']} build")
     return 0
 
 
