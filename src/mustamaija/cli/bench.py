@@ -152,11 +152,10 @@ def _cached_int(value: object) -> bool:
     return isinstance(value, int) and -5 <= value <= 256
 
 
-def build() -> str:
-    """Return which build of the engine runs: compiled modules, or the pure-Python reference."""
-    from mustamaija.games.mustamaija import state
-
-    return "pure Python" if (state.__file__ or "").endswith(".py") else "compiled"
+def build(game: Game) -> str:
+    """Return which build of ``game``'s engine runs: compiled modules, or the pure-Python reference."""
+    module = sys.modules[type(game.deal(game.min_players, 0)).__module__]
+    return "pure Python" if (getattr(module, "__file__", None) or "").endswith(".py") else "compiled"
 
 
 def measure_views(game: Game, players: int, seconds: float, rules: Any, seed: int) -> float:
@@ -254,8 +253,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"mustamaija bench: the adapters section needs the rl extra (pip install 'mustamaija[rl]'): {e}",
                   file=sys.stderr)
             return 2
-    result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(), "build": build(),
-                              "games": {}}
+    result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
+                              "build": build(chosen[0][0]), "games": {}}
     with section_progress(len(chosen) * len(sections)) as step:
         _measure(args, chosen, sections, own, counts, result, step)
     if args.json:
