@@ -95,7 +95,9 @@ def test_a_signed_in_player_plays_a_rated_deal_and_finds_it_on_the_leaderboard(s
     other = page.locator("#ratings-game option").evaluate_all("(os) => os.map((o) => o.value)")
     page.select_option("#ratings-game", other[1] if other[0] == final["meta"]["game"] else other[0])
     page.wait_for_selector("#ratings-empty:not([hidden])")
-    assert "game=" in page.url and "no rated deal" in page.inner_text("#ratings-me")
+    # The player's standing is asked for after the board: wait for it rather than read it at once.
+    page.wait_for_function("() => document.getElementById('ratings-me').textContent.includes('no rated deal')")
+    assert "game=" in page.url
     phone = context.new_page()
     phone.set_viewport_size(PHONE)
     phone.goto(f"{server}/ratings?game={final['meta']['game']}")

@@ -51,6 +51,7 @@ async function drawMe() {
   const me = signedIn();
   const line = $("ratings-me");
   line.hidden = true;
+  line.replaceChildren(); // Not the other game's standing while this one's is asked for.
   if (!me) return;
   try {
     const answer = await api(`/api/players/${encodeURIComponent(me.name)}`);
