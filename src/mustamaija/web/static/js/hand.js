@@ -1,4 +1,4 @@
-// The hand and the messages of a card page: shared by the table (table.js) and the puzzles (puzzles.js).
+// The hand, the buttons and the messages of a card page: shared by the table (table.js) and the puzzles (puzzles.js).
 
 import { $, el } from "./dom.js";
 
@@ -77,4 +77,16 @@ export function toast(text, kind = "error") {
   $("alert").textContent = text;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => t.remove(), 4200);
+}
+
+/** Return a button with an id, a label, a handler and an optional key hint. */
+export function button(id, text, onClick, { primary = false, disabled = false, key = "" } = {}) {
+  const b = el("button", primary ? "primary" : "");
+  b.id = id;
+  b.type = "button";
+  b.textContent = text;
+  if (key) b.append(" ", el("kbd", "key-hint", key));
+  b.disabled = disabled;
+  b.addEventListener("click", onClick);
+  return b;
 }

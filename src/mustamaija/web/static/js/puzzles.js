@@ -9,7 +9,7 @@
 import { api } from "./api.js";
 import { cardEl, sortHand } from "./cards.js";
 import { $, el } from "./dom.js";
-import { announce, fitHand, handButtons, moveFocus, refocus, toast } from "./hand.js";
+import { announce, button, fitHand, handButtons, moveFocus, refocus, toast } from "./hand.js";
 import * as motion from "./motion.js";
 import { mountSettings, onChange } from "./settings.js";
 import * as sound from "./sound.js";
@@ -128,17 +128,6 @@ function seatOrder() {
 function seatSub(seat) {
   const n = app.state ? app.state.hand_sizes[seat] : 0;
   return `${n} card${n === 1 ? "" : "s"} · solver`;
-}
-
-function button(id, text, onClick, { primary = false, disabled = false, key = "" } = {}) {
-  const b = el("button", primary ? "primary" : "");
-  b.id = id;
-  b.type = "button";
-  b.textContent = text;
-  if (key) b.append(" ", el("kbd", "key-hint", key));
-  b.disabled = disabled;
-  b.addEventListener("click", onClick);
-  return b;
 }
 
 const context = {

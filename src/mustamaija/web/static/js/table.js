@@ -7,7 +7,7 @@ import { backEl } from "./cards.js";
 import { createChat } from "./chat.js";
 import { describeCommon, line, listWords, seatName } from "./describe.js";
 import { $, el } from "./dom.js";
-import { announce, fitHand, handButtons, moveFocus, refocus, toast } from "./hand.js";
+import { announce, button, fitHand, handButtons, moveFocus, refocus, toast } from "./hand.js";
 import * as motion from "./motion.js";
 import { seatFields, signedIn } from "./player.js";
 import { mountSettings, onChange } from "./settings.js";
@@ -333,18 +333,6 @@ function name(seat) {
 function goneSeconds(seat) {
   const at = app.goneAt[seat];
   return at ? Math.max(0, Math.round((Date.now() - at) / 1000)) : 0;
-}
-
-/** Return a button with an id, a label, a handler and an optional key hint. */
-function button(id, text, onClick, { primary = false, disabled = false, key = "" } = {}) {
-  const b = el("button", primary ? "primary" : "");
-  b.id = id;
-  b.type = "button";
-  b.textContent = text;
-  if (key) b.append(" ", el("kbd", "key-hint", key));
-  b.disabled = disabled;
-  b.addEventListener("click", onClick);
-  return b;
 }
 
 /** Return the seats clockwise from the viewer's left (from seat 0's for a spectator, who sees seat 0 as "me"). */
