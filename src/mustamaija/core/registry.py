@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import importlib
 from importlib.metadata import entry_points
-from typing import Final
+from typing import Any, Final
 
 from mustamaija.core.errors import UnknownGameError
 from mustamaija.core.protocol import Game, protocol_members
 
 __all__ = [
     "BUILTIN_GAMES", "DEFAULT_GAME", "ENTRY_POINT_GROUP", "game_for_position", "game_for_record", "game_names", "games",
-    "get_game", "register_game",
+    "get_game", "load_target", "register_game",
 ]
 
 BUILTIN_GAMES: Final = {
@@ -73,16 +73,27 @@ def _scan_entry_points() -> None:
         _MODULES.setdefault(_key(ep.name), ep.value)
 
 
+def load_target(target: str, default: str = "") -> Any:
+    """Return what a ``module:attribute`` target names (``attribute`` may be dotted; none: ``default``, or the module).
+
+    The one way games name the pieces the layers load (entry points, renderers, puzzle services).
+
+    >>> load_target("mustamaija.core.registry:load_target") is load_target, load_target("json", "dumps").__name__
+    (True, 'dumps')
+    """
+    module, _, attr = target.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in (attr or default).split(".") if attr or default else ():
+        obj = getattr(obj, part)
+    return obj
+
+
 def _load(key: str) -> Game | None:
     target = _MODULES.get(key)
     if target is None:
         return None
-    module, _, attr = target.partition(":")
-    loaded = importlib.import_module(module)
-    if attr:
-        obj = loaded
-        for part in attr.split("."):
-            obj = getattr(obj, part)
+    obj = load_target(target)
+    if ":" in target:  # A module alone registers its games as it is imported.
         register_game(obj)
     return _GAMES.get(key)
 

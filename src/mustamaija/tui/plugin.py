@@ -21,7 +21,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from mustamaija.core.cards import cards_of
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.core.protocol import Game
+from mustamaija.core.registry import load_target
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -384,10 +384,7 @@ def table_of(game: Game) -> TablePlugin:
     target = game.renderer("tui")
     if not target:
         raise MustamaijaError(f"{game.title} cannot be played in the terminal: it names no terminal table")
-    module, _, attr = target.partition(":")
-    obj: Any = importlib.import_module(module)
-    for part in (attr or "TABLE").split("."):
-        obj = getattr(obj, part)
+    obj = load_target(target, "TABLE")
     if callable(obj) and not isinstance(obj, TablePlugin):
         obj = obj(game)
     if not isinstance(obj, TablePlugin):

@@ -19,7 +19,6 @@ This module names no game.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Sequence
 from typing import Annotated, Any, Final, Protocol, runtime_checkable
@@ -29,6 +28,7 @@ from fastapi import Path as ApiPath
 from pydantic import BaseModel, ConfigDict, Field
 
 from mustamaija.core.protocol import Game
+from mustamaija.core.registry import load_target
 from mustamaija.web.errors import STATUS, ApiError
 from mustamaija.web.live import table_game
 from mustamaija.web.manager import TableManager
@@ -89,10 +89,7 @@ def _target(game: Game) -> str | None:
 def _load(target: str) -> PuzzleService:
     found = _SERVICES.get(target)
     if found is None:
-        module, _, attr = target.partition(":")
-        obj: Any = importlib.import_module(module)
-        for part in (attr or "SERVICE").split("."):
-            obj = getattr(obj, part)
+        obj = load_target(target, "SERVICE")
         if not isinstance(obj, PuzzleService):
             raise TypeError(f"{target} is not a puzzle service (see mustamaija.web.puzzles_api.PuzzleService)")
         found = _SERVICES[target] = obj

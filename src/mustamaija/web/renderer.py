@@ -19,11 +19,11 @@ alike (a trick-taking layout, a beating-game layout), never named by game.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from mustamaija.core.protocol import Game
+from mustamaija.core.registry import load_target
 
 __all__ = ["TableRenderer", "renderer_of"]
 
@@ -90,10 +90,7 @@ def renderer_of(game: Game) -> TableRenderer:
         raise LookupError(f"the game {game.name!r} has no web renderer (its RENDERERS has no 'web' entry)")
     found = _CACHE.get(target)
     if found is None:
-        module, _, attr = target.partition(":")
-        obj: Any = importlib.import_module(module)
-        for part in (attr or "RENDERER").split("."):
-            obj = getattr(obj, part)
+        obj = load_target(target, "RENDERER")
         if not isinstance(obj, TableRenderer):
             raise TypeError(f"{target} is not a web table renderer (see mustamaija.web.renderer.TableRenderer)")
         found = _CACHE[target] = obj
