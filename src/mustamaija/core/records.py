@@ -105,7 +105,7 @@ def play_indexed(state: Any, index: int, action: Any) -> None:
 
 
 class Replayable:
-    """What a document of a deal gets from its ``start()`` and ``actions``: its states and its replay.
+    """What a document of a deal gets from its ``start()``, ``actions`` and ``to_json()``: its states, its replay, its text.
 
     Records replay from their deal, positions' records from their position:
     both check every action against the rules, and an illegal one raises
@@ -113,6 +113,25 @@ class Replayable:
     """
 
     actions: Sequence[Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the document's JSON object, with its ``actions`` key."""
+        raise NotImplementedError
+
+    def dumps(self, indent: int | None = None) -> str:
+        """Return the document as JSON text; with ``indent=None`` one action a line, as records are written."""
+        obj = self.to_json()
+        if indent is not None:
+            return json.dumps(obj, indent=indent, ensure_ascii=False)
+        head = {k: v for k, v in obj.items() if k != "actions"}
+        body = ",\n    ".join(json.dumps(a, ensure_ascii=False) for a in obj["actions"])
+        text = json.dumps(head, ensure_ascii=False)[:-1]
+        return text + ',\n  "actions": [' + ("\n    " + body + "\n  " if body else "") + "]}\n"
+
+    def dump(self, path: str | os.PathLike[str]) -> None:
+        """Write the document to a file."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.dumps())
 
     def start(self) -> Any:
         """Return the state before the first action."""
@@ -314,21 +333,6 @@ class DealRecord(Replayable, JsonDocument):
             "actions": [a.to_json() for a in self.actions],
             **{k: v for k, v in self.extra.items() if k not in _KNOWN},
         }
-
-    def dumps(self, indent: int | None = None) -> str:
-        """Return the record as JSON text; with ``indent=None`` one action a line."""
-        if indent is not None:
-            return json.dumps(self.to_json(), indent=indent, ensure_ascii=False)
-        obj = self.to_json()
-        head = {k: v for k, v in obj.items() if k != "actions"}
-        body = ",\n    ".join(json.dumps(a, ensure_ascii=False) for a in obj["actions"])
-        text = json.dumps(head, ensure_ascii=False)[:-1]
-        return text + ',\n  "actions": [' + ("\n    " + body + "\n  " if body else "") + "]}\n"
-
-    def dump(self, path: str | os.PathLike[str]) -> None:
-        """Write the record to a file."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.dumps())
 
     # -- replaying -----------------------------------------------------------------------
 

@@ -1349,21 +1349,6 @@ class PositionRecord(Replayable, JsonDocument):
         obj.update({k: v for k, v in self.extra.items() if k not in obj})
         return obj
 
-    def dumps(self, indent: int | None = None) -> str:
-        """Return the document as JSON text; with ``indent=None`` one action a line, as records are written."""
-        obj = self.to_json()
-        if indent is not None:
-            return json.dumps(obj, indent=indent, ensure_ascii=False)
-        head = {k: v for k, v in obj.items() if k != "actions"}
-        body = ",\n    ".join(json.dumps(a, ensure_ascii=False) for a in obj["actions"])
-        text = json.dumps(head, ensure_ascii=False)[:-1]
-        return text + ',\n  "actions": [' + ("\n    " + body + "\n  " if body else "") + "]}\n"
-
-    def dump(self, path: str | os.PathLike[str]) -> None:
-        """Write the document to a file."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.dumps())
-
     def with_actions(self, actions: Sequence[Action]) -> PositionRecord:
         """Return a copy with another action list."""
         return PositionRecord(self.position, tuple(actions), self.extra, self.seed)
