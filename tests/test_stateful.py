@@ -23,11 +23,12 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from mustamaija.core.cards import QS, SPADES, cards_of
 from mustamaija.core.errors import IllegalActionError
+from mustamaija.core.state import state_fields
 from mustamaija.games.mustamaija import DECLARE, DEFEND, LEAD, OVER, PRESETS, Beat, Declare, Lead, State
 from oracle import oracle_beats
 
 ALL = (1 << 52) - 1
-SLOTS = tuple(n for n in State.__slots__ if n != "_legal")  # ``_legal`` is a cache, not state
+SLOTS = tuple(n for n in state_fields(State) if n != "_legal")  # ``_legal`` is a cache, not state
 
 
 def snapshot(s: State) -> tuple[Any, ...]:

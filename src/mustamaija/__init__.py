@@ -15,7 +15,13 @@ from its package on first use:
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any, Final
+
+from mustamaija.build import BUILD_ENV, prefer_sources
+
+if os.environ.get(BUILD_ENV) == "pure":
+    prefer_sources()  # Before any compiled module is imported.
 
 from mustamaija.core.cards import QS, Card, CardSet, card_name, card_symbol, parse_card, parse_cards, parse_suit
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, MustamaijaError, RecordError, RulesError

@@ -29,11 +29,13 @@ import sys
 import time
 from typing import Any, Final
 
+from mustamaija.build import describe
 from mustamaija.cli.progress import section_progress
 from mustamaija.core.bench import BenchSection, BenchSettings
 from mustamaija.core.errors import RulesError
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, game_names, games, get_game
+from mustamaija.core.state import state_fields
 from mustamaija.players.random import RandomPlayer
 
 GENERIC_SECTIONS: Final = ("engine", "adapters")
@@ -132,7 +134,7 @@ def copy_bytes(state: Any) -> int:
     copy = state.copy()
     total = sys.getsizeof(copy)
     seen: set[int] = set()
-    for name in _slots(type(copy)):
+    for name in state_fields(type(copy)):
         value = getattr(copy, name, None)
         if value is None or value is getattr(state, name, None) or id(value) in seen:
             continue
@@ -141,10 +143,6 @@ def copy_bytes(state: Any) -> int:
         if isinstance(value, list | tuple):
             total += sum(sys.getsizeof(x) for x in value if x is not None and not _cached_int(x))
     return total
-
-
-def _slots(cls: type) -> list[str]:
-    return [name for c in cls.__mro__ for name in getattr(c, "__slots__", ())]
 
 
 def _cached_int(value: object) -> bool:
@@ -262,6 +260,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**first, **result}))
     elif "engine" in sections:
         print(f"one core (CPU time), Python {result['python']}, {result['build']} build")
+        if result["build"] != "compiled":
+            print(describe())
     return 0
 
 

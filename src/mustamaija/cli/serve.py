@@ -19,6 +19,7 @@ import webbrowser
 from pathlib import Path
 from typing import Final
 
+from mustamaija.build import describe, which
 from mustamaija.core.errors import MustamaijaError
 
 GC_THRESHOLDS: Final = (10_000, 20, 100)
@@ -96,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         raise MustamaijaError(f"cannot open the database {_safe(db)!r}: {e}") from None
     print(f"mustamaija is served at {url}  (database: {_safe(db)}; Ctrl-C stops it)", flush=True)
+    if which() != "compiled":
+        print(describe(), file=sys.stderr, flush=True)  # The install's notice, where the user sees it.
     if args.open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     proxies = [a.strip() for a in args.trust_proxy.split(",") if a.strip()]

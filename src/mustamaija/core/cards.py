@@ -110,7 +110,7 @@ QS: Final = card(10, SPADES)
 """The queen of spades, Maija."""
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Parse a card such as ``"QS"``, ``"10h"`` or ``"Q♠"``.
 
     >>> card_name(parse_card(" 10♥ "))
@@ -137,7 +137,7 @@ def parse_card(text: str) -> Card:
     return suit * 13 + rank
 
 
-def parse_suit(text: str) -> int:
+def parse_suit(text: object) -> int:
     """Parse a suit letter or sign (``"H"``, ``"♥"``, case-insensitive) into its index.
 
     >>> parse_suit("d")
@@ -338,7 +338,7 @@ def cards_mask(cards: CardsLike | int) -> int:
             raise CardError(f"bad card mask {cards!r}: must lie within 52 bits")
         return cards
     items = parse_cards(cards) if isinstance(cards, str) else [
-        c if isinstance(c, int) and not isinstance(c, bool) else parse_card(c)  # type: ignore[arg-type]
+        c if isinstance(c, int) and not isinstance(c, bool) else parse_card(c)
         for c in cards
     ]
     m = 0

@@ -2,11 +2,13 @@
 
 A game's state class subclasses :class:`StepState`, declares its
 ``__slots__`` and :attr:`~StepState.NUM_STEPS`, and writes what is its own:
-``legal_mask``, ``verify_step``, ``apply``, the compound-action checks and
-the transitions. :func:`install_copy` gives it a ``copy`` that copies every
-slot (and the listed lists) without a loop, and :func:`can_of` turns each
-``verify_x`` into its ``can_x`` twin, so the three forms of a check
-(``verify_x`` raises, ``can_x`` tests, ``x`` acts) cannot disagree.
+``legal_mask``, ``verify_step``, ``apply``, the compound-action checks, the
+transitions and ``copy`` (one assignment per slot, written out: search copies
+states more than anything). Each ``verify_x`` has a ``can_x`` twin that calls
+it through :func:`passes`.
+
+The classes are plain enough for mypyc to compile (docs/architecture.md): no
+class is built or patched at run time.
 
 >>> from mustamaija.core.registry import DEFAULT_GAME, get_game
 >>> s = get_game(DEFAULT_GAME).deal(4, seed=3)
@@ -18,51 +20,41 @@ slot (and the listed lists) without a loop, and :func:`can_of` turns each
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Concatenate, ParamSpec, Self, TypeVar
+from types import GetSetDescriptorType, MemberDescriptorType
+from typing import Any, ClassVar, Self
 
 from mustamaija.core.cards import cards_of
 from mustamaija.core.errors import CardError, IllegalActionError
 from mustamaija.core.history import History, Log
 
-__all__ = ["StepState", "can_of", "install_copy"]
+__all__ = ["StepState", "passes", "state_fields"]
 
-P = ParamSpec("P")
-S = TypeVar("S")
+def passes(check: Callable[..., None], *args: Any) -> bool:
+    """Return whether ``check(*args)`` (a ``verify_x`` method) accepts its arguments: each ``can_x`` is one call of it.
 
-
-def can_of(verify: Callable[Concatenate[S, P], None]) -> Callable[Concatenate[S, P], bool]:
-    """Return the ``can_x`` twin of a ``verify_x`` method: True where it accepts its arguments."""
-
-    def can(self: S, /, *args: P.args, **kwargs: P.kwargs) -> bool:
-        try:
-            verify(self, *args, **kwargs)
-        except (IllegalActionError, CardError):
-            return False
-        return True
-
-    name = verify.__name__.removeprefix("verify_") or "act"
-    can.__name__ = can.__qualname__ = f"can_{name}"
-    can.__doc__ = f"Return whether :meth:`{verify.__name__}` accepts these arguments (never raises for bad input)."
-    return can
-
-
-def install_copy(cls: type[Any], lists: Sequence[str] = ("hands",)) -> None:
-    """Give ``cls`` a ``copy`` method that copies every slot, the ``lists`` as new lists and the rest shared.
-
-    The method is compiled once with one assignment per slot: a state copy is
-    the hot path of search, and a loop over the slots would double its cost.
+    So the three forms of a check (``verify_x`` raises, ``can_x`` tests, ``x``
+    acts) cannot disagree.
     """
-    slots = [name for klass in cls.__mro__ for name in getattr(klass, "__slots__", ())]
-    lines = ["def copy(self):", "    s = _new(_cls)"]
-    lines += [f"    s.{name} = self.{name}[:]" if name in lists else f"    s.{name} = self.{name}" for name in slots]
-    lines.append("    return s")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    exec("\n".join(lines), namespace)
-    copy = namespace["copy"]
-    copy.__qualname__ = f"{cls.__qualname__}.copy"
-    copy.__doc__ = "Return an independent copy; cheap, since everything but the hands list is shared or immutable."
-    cls.copy = copy
-    cls.__copy__ = copy
+    try:
+        check(*args)
+    except (IllegalActionError, CardError):
+        return False
+    return True
+
+
+def state_fields(cls: type) -> list[str]:
+    """Return the names of the fields of a state class (its slots), in either build.
+
+    A pure-Python class lists them in ``__slots__``; a class compiled by mypyc
+    has no ``__slots__`` but one attribute descriptor per field, as a slot is.
+
+    >>> from mustamaija.core.registry import DEFAULT_GAME, get_game
+    >>> fields = state_fields(type(get_game(DEFAULT_GAME).deal(3, seed=1)))
+    >>> "hands" in fields and "_legal" in fields and "copy" not in fields
+    True
+    """
+    return sorted({name for klass in cls.__mro__ for name, value in vars(klass).items()
+                   if isinstance(value, MemberDescriptorType | GetSetDescriptorType) and not name.startswith("__")})
 
 
 class StepState:
@@ -116,7 +108,7 @@ class StepState:
 
 
     def copy(self) -> Self:
-        """Return an independent copy (see :func:`install_copy`)."""
+        """Return an independent copy: the lists of hands new, everything else shared (it is immutable)."""
         raise NotImplementedError
 
     def _key(self) -> tuple[Any, ...]:
@@ -144,7 +136,7 @@ class StepState:
         """Return the legal steps in rising order."""
         return cards_of(self.legal_mask())  # The same bit walk serves card masks and step masks.
 
-    def verify_step(self, step: int) -> None:
+    def verify_step(self, step: object) -> None:
         """Raise :class:`IllegalActionError` naming the rule unless ``step`` is legal now."""
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < self.NUM_STEPS:
             raise IllegalActionError("steps", f"no step has the number {step!r}: steps are 0 to {self.NUM_STEPS - 1}")
@@ -154,7 +146,7 @@ class StepState:
             raise self._over_error()
         self._explain_step(step)
 
-    def can_step(self, step: int) -> bool:
+    def can_step(self, step: object) -> bool:
         """Return whether ``step`` is legal now."""
         return step.__class__ is int and 0 <= step < self.NUM_STEPS and bool(self.legal_mask() >> step & 1)
 
@@ -205,4 +197,5 @@ class StepState:
         """Return whether two states are the same position with the same history."""
         return type(other) is type(self) and self._key() == other._key()
 
-    __hash__ = None  # type: ignore[assignment]  # Mutable.
+    # No __hash__: a class that defines __eq__ alone is unhashable, as a mutable state must be (and an explicit
+    # ``__hash__ = None`` would be a field of the compiled class, which pickling then tries to set).

@@ -25,10 +25,11 @@ from mustamaija.core.cards import card_symbol, cards_of
 __all__ = ["ViewBase", "check_seat"]
 
 
-def check_seat(seat: int | None, players: int) -> None:
-    """Raise ``ValueError`` unless ``seat`` is a seat of the table or ``None`` (a spectator)."""
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
-        raise ValueError(f"no seat {seat!r} with {players} players")
+def check_seat(seat: object, players: int) -> int | None:
+    """Return ``seat`` if it is a seat of the table or ``None`` (a spectator); else raise ``ValueError``."""
+    if seat is None or (type(seat) is int and 0 <= seat < players):
+        return seat
+    raise ValueError(f"no seat {seat!r} with {players} players")
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Final
 
 from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_name, cards_mask, cards_of, parse_card
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
-from mustamaija.core.state import StepState, can_of, install_copy
+from mustamaija.core.state import StepState, passes
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import Pass, Play
 from mustamaija.games.black_maria.deals import shuffled_deck
@@ -38,7 +38,7 @@ RENEGE_PENALTY: Final = 10
 _OTHER_SUITS: Final = 0b1101  # Every suit but hearts, as a suit mask (bit s for suit s).
 
 
-def _card(card: int | str) -> int:
+def _card(card: object) -> int:
     if isinstance(card, str):
         return parse_card(card)
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
@@ -136,7 +136,7 @@ class State(StepState):
                 f"B1: a deck for {players} players must hold the {want.bit_count()} cards in play once each, "
                 f"got {len(cards)} cards"
             )
-        s = cls.__new__(cls)
+        s = cls()
         s.rules = rules or Rules()
         s.n = players
         s.k = pass_count(players)
@@ -307,7 +307,9 @@ class State(StepState):
         actor = self._check_turn(seat, PASS, "pass")
         L.check_pass(actor, self.hands[actor], cards_mask(cards), self.k, self.n)
 
-    can_pass_cards = can_of(verify_pass_cards)
+    def can_pass_cards(self, cards: CardsLike | int, seat: int | None = None) -> bool:
+        """Return whether :meth:`verify_pass_cards` accepts these arguments (never raises for bad input)."""
+        return passes(self.verify_pass_cards, cards, seat)
 
     def pass_cards(self, cards: CardsLike | int, seat: int | None = None) -> Pass:
         """Pass ``cards`` (a mask, card list or string such as ``"QS AH 2C"``) in place; return the action."""
@@ -320,7 +322,9 @@ class State(StepState):
         actor = self._check_turn(seat, PLAY, "play")
         L.check_play(actor, self.hands[actor], _card(card), self.led, self.broken, self.rules.allow_renege)
 
-    can_play_card = can_of(verify_play_card)
+    def can_play_card(self, card: int | str, seat: int | None = None) -> bool:
+        """Return whether :meth:`verify_play_card` accepts these arguments (never raises for bad input)."""
+        return passes(self.verify_play_card, card, seat)
 
     def play_card(self, card: int | str, seat: int | None = None) -> Play:
         """Play ``card`` to the trick in place; return the action."""
@@ -413,6 +417,42 @@ class State(StepState):
 
     # -- rendering -----------------------------------------------------------------------
 
+    def copy(self) -> State:
+        """Return an independent copy; cheap, since everything but the hands list is shared or immutable.
+
+        One assignment per slot (a loop over the slots would double the cost of search's hot path);
+        ``tests/test_state_copy.py`` checks that every slot is copied.
+        """
+        s = State()
+        s._legal = self._legal
+        s.actor = self.actor
+        s.broken = self.broken
+        s.dealer = self.dealer
+        s.deck = self.deck
+        s.hands = self.hands[:]
+        s.k = self.k
+        s.leader = self.leader
+        s.led = self.led
+        s.log = self.log
+        s.n = self.n
+        s.nlog = self.nlog
+        s.npassed = self.npassed
+        s.passed = self.passed
+        s.phase = self.phase
+        s.played = self.played
+        s.reneges = self.reneges
+        s.rules = self.rules
+        s.sel = self.sel
+        s.trick = self.trick
+        s.tricks = self.tricks
+        s.voids = self.voids
+        s.won = self.won
+        return s
+
+    def __copy__(self) -> State:
+        """Return :meth:`copy` (what ``copy.copy`` calls)."""
+        return self.copy()
+
     def __repr__(self) -> str:
         return f"<Black Maria state {self.n} players, {self.phase_name}, to act {self.actor}>"
 
@@ -420,5 +460,3 @@ class State(StepState):
         """Return the current trick as ``"seat:card"`` pairs, such as ``"2:9H 3:JH"``."""
         return " ".join(f"{s}:{card_name(c)}" for s, c in zip(self.trick_seats, self.trick, strict=True))
 
-
-install_copy(State)

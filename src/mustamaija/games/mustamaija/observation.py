@@ -160,7 +160,7 @@ def encode(view: View, out: npt.NDArray[np.float32]) -> None:
     out[:] = np.frombuffer(data, np.float32)
 
 
-def observation_for(state: State, seat: int | None) -> npt.NDArray[np.float32]:
+def observation_for(state: State, seat: object) -> npt.NDArray[np.float32]:
     """Return ``seat``'s observation of ``state``, the same as :func:`encode` of ``state.view(seat)``, without the view.
 
     The seat's knowledge comes from :func:`~mustamaija.games.mustamaija.view.knowledge`, as its view's
@@ -174,9 +174,8 @@ def observation_for(state: State, seat: int | None) -> npt.NDArray[np.float32]:
     (True, False)
     """
     n = state.n
-    if seat.__class__ is not int or not 0 <= seat < n:
-        check_seat(seat, n)  # Raises, but for None (a spectator).
-    hand, known, unseen, talon_known, sel, rem, used, pairs = knowledge(state, seat)
-    data = _encoding(state, n, seat if seat is not None else 0, hand, known, unseen, talon_known, sel, rem, used, pairs,
+    viewer = seat if type(seat) is int and 0 <= seat < n else check_seat(seat, n)  # Raises, but for None (a spectator).
+    hand, known, unseen, talon_known, sel, rem, used, pairs = knowledge(state, viewer)
+    data = _encoding(state, n, viewer if viewer is not None else 0, hand, known, unseen, talon_known, sel, rem, used, pairs,
                      [*map(int.bit_count, state.hands)], len(state.talon) - state.tpos)
     return np.frombuffer(data, np.float32)  # Read-only: it shares the bytes.

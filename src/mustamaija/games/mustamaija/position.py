@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal, cast
 from mustamaija.core.cards import ALL_CARDS, QS, RANKS, SPADES, SUIT_MASKS, SUITS, CardSet, card_name, cards_of, parse_suit
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RecordError, RulesError
 from mustamaija.core.records import JsonDocument, Replayable, card_at, read_int, read_json
+from mustamaija.core.state import state_fields
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import Action, action_from_json
 from mustamaija.games.mustamaija.rules import DEFAULT_MAX_TURNS, DEFEND, LEAD, PHASES, Rules
@@ -1246,7 +1247,7 @@ def state_differences(a: State, b: State) -> list[str]:
     and the public cards among the cards held, the only ones whose being
     public still tells anybody anything (M22).
     """
-    out = [name for name in State.__slots__ if name not in _SKIPPED and getattr(a, name) != getattr(b, name)]
+    out = [name for name in state_fields(State) if name not in _SKIPPED and getattr(a, name) != getattr(b, name)]
     if a.talon_cards != b.talon_cards:
         out.append("talon")
     held_a = held_b = 0

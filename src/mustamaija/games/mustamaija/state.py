@@ -36,7 +36,7 @@ from mustamaija.core.cards import (
     parse_suit,
 )
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RulesError
-from mustamaija.core.state import StepState, can_of, install_copy
+from mustamaija.core.state import StepState, passes
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import DECLARE, STOP, Beat, Declare, Lead, step_name
 from mustamaija.games.mustamaija.deals import shuffled_deck
@@ -305,7 +305,7 @@ class State(StepState):
 
     @classmethod
     def _blank(cls, rules: Rules, players: int, dealer: int) -> State:
-        s = cls.__new__(cls)
+        s = cls()
         s.rules = rules
         s.n = players
         s.dealer = dealer
@@ -517,7 +517,9 @@ class State(StepState):
         L.check_lead(actor, self.hands[actor], mask, self.rules,
                      self.hands[self.defender].bit_count(), self.talon_size)
 
-    can_lead = can_of(verify_lead)
+    def can_lead(self, cards: CardsLike | int, seat: int | None = None) -> bool:
+        """Return whether :meth:`verify_lead` accepts these arguments (never raises for bad input)."""
+        return passes(self.verify_lead, cards, seat)
 
     def lead(self, cards: CardsLike | int, seat: int | None = None) -> Lead:
         """Lead ``cards`` (a mask, card list or string such as ``"9H 4H"``) in place; return the action."""
@@ -560,7 +562,9 @@ class State(StepState):
         actor = self._check_turn(seat, DEFEND, "defend")
         L.check_beat(actor, self.hands[actor], self.led, self._pairs(defence), self.trump)
 
-    can_beat = can_of(verify_beat)
+    def can_beat(self, defence: Mapping[Any, Any] | str | Beat, seat: int | None = None) -> bool:
+        """Return whether :meth:`verify_beat` accepts these arguments (never raises for bad input)."""
+        return passes(self.verify_beat, defence, seat)
 
     def beat(self, defence: Mapping[Any, Any] | str | Beat, seat: int | None = None) -> Beat:
         """Defend in place: beat the mapped led cards and pick up the rest; return the action."""
@@ -582,7 +586,9 @@ class State(StepState):
         s = parse_suit(suit) if isinstance(suit, str) else suit
         L.check_declare(self.rules, actor, self.hands[actor], s, self.declarer, self.declared)
 
-    can_declare = can_of(verify_declare)
+    def can_declare(self, suit: int | str, seat: int | None = None) -> bool:
+        """Return whether :meth:`verify_declare` accepts these arguments (never raises for bad input)."""
+        return passes(self.verify_declare, suit, seat)
 
     def declare(self, suit: int | str, seat: int | None = None) -> Declare:
         """Declare the marriage in ``suit`` in place; its suit becomes trumps. Return the action."""
@@ -752,6 +758,53 @@ class State(StepState):
 
     # -- rendering ----------------------------------------------------------------------
 
+    def copy(self) -> State:
+        """Return an independent copy; cheap, since everything but the hands list is shared or immutable.
+
+        One assignment per slot (a loop over the slots would double the cost of search's hot path);
+        ``tests/test_state_copy.py`` checks that every slot is copied.
+        """
+        s = State()
+        s._legal = self._legal
+        s.attacker = self.attacker
+        s.dealer = self.dealer
+        s.deck = self.deck
+        s.declared = self.declared
+        s.declarer = self.declarer
+        s.defender = self.defender
+        s.discard = self.discard
+        s.hands = self.hands[:]
+        s.hs = self.hs
+        s.led = self.led
+        s.limit = self.limit
+        s.log = self.log
+        s.loser = self.loser
+        s.n = self.n
+        s.nlog = self.nlog
+        s.out = self.out
+        s.outmask = self.outmask
+        s.pairs = self.pairs
+        s.phase = self.phase
+        s.public = self.public
+        s.rem = self.rem
+        s.revealed = self.revealed
+        s.rules = self.rules
+        s.sel = self.sel
+        s.stopped = self.stopped
+        s.talon = self.talon
+        s.tknown = self.tknown
+        s.tpos = self.tpos
+        s.trump = self.trump
+        s.trump_card = self.trump_card
+        s.turn_pending = self.turn_pending
+        s.turns = self.turns
+        s.used = self.used
+        return s
+
+    def __copy__(self) -> State:
+        """Return :meth:`copy` (what ``copy.copy`` calls)."""
+        return self.copy()
+
     def __repr__(self) -> str:
         return f"<State {self.n} players, {self.phase_name}, turn {self.turns}, to act {self.to_act}>"
 
@@ -763,5 +816,3 @@ class State(StepState):
         return " ".join(f"{card_name(c)}/{card_name(beaten[c])}" if c in beaten else card_name(c)
                         for c in cards_of(self.led))
 
-
-install_copy(State)

@@ -1,0 +1,90 @@
+"""The build: the hot modules compiled by mypyc when a C compiler is present, else pure Python.
+
+Everything else about the package is in pyproject.toml. The modules compiled
+are listed once, in ``src/mustamaija/build.py`` (loaded here as a file: the
+package cannot be imported before it is built). With no C compiler, or when compiling fails, the install goes on
+without the compiled modules and says so in one line; so does
+``MUSTAMAIJA_BUILD=pure`` at install time, which skips compiling.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).parent
+
+
+def compiled_modules() -> list[str]:
+    """Return the source paths of the modules to compile, as ``mustamaija.build.compiled_sources`` lists them.
+
+    ``build.py`` is loaded as a file: the package itself cannot be imported before it is built.
+    """
+    spec = importlib.util.spec_from_file_location("_mustamaija_build", HERE / "src" / "mustamaija" / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    return [str(path.relative_to(HERE)) for path in build.compiled_sources(HERE / "src")]
+
+
+def notice(why: str) -> None:
+    """Say in one line that this install is pure Python, and why."""
+    print(f"mustamaija: pure Python build ({why}); the game is the same, the bots search less", file=sys.stderr)
+
+
+def has_compiler() -> bool:
+    """Return whether the C compiler Python was built with (or ``$CC``) is on the path."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    return shutil.which(cc.split()[0]) is not None
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that falls back to the pure-Python modules when compiling fails, instead of failing the install."""
+
+    def initialize_options(self) -> None:
+        super().initialize_options()
+        self.parallel = os.cpu_count() or 1  # The C files of one shared library compile side by side.
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # Any compiler failure: install the sources alone.
+            notice(f"compiling failed: {error}")
+            for ext in self.extensions:  # No half build: a module without the shared library would not import.
+                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+            self.extensions = []
+
+
+def extensions() -> list[Any]:
+    """Return mypyc's extensions of the hot modules, or none (with a notice) when they cannot be built here."""
+    # An editable install leaves its extensions beside the sources: remove those of an earlier build, or a module
+    # dropped from the list would still load its old extension (which needs the old shared library).
+    for stale in (HERE / "src").rglob("*.so"):
+        stale.unlink()
+    if os.environ.get("MUSTAMAIJA_BUILD") == "pure":
+        notice("MUSTAMAIJA_BUILD=pure")
+        return []
+    if not has_compiler():
+        notice("no C compiler found")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        notice("mypyc is not installed")
+        return []
+    try:
+        return list(mypycify(compiled_modules(), opt_level="3", multi_file=True))
+    except (Exception, SystemExit) as error:  # mypyc refusing a module leaves the sources, which work.
+        notice(f"mypyc failed: {error}")
+        return []
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

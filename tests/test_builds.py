@@ -1,0 +1,97 @@
+"""Both builds: the compiled modules and their pure-Python sources play the same games and pass the same engine tests.
+
+The suite runs on the build the install made (compiled when a C compiler was
+there). These tests add the other side: the engine's tests and the compiled
+modules' doctests run again on the pure-Python sources (``MUSTAMAIJA_BUILD=pure``),
+and a differential test plays thousands of seeded deals through both builds
+and requires the same records, masks, errors, observations, bot choices and
+solver solutions. With no compiled build installed there is one build, and
+the rest of the suite tests it; under ``CI=true`` a missing compiled build
+fails, since CI has a compiler.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from mustamaija.build import BUILD_ENV, COMPILED, which
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ENGINE_TESTS = {
+    "rules": ["test_cards.py", "test_legality.py", "test_rules_scenarios.py", "test_bm_rules.py", "test_bm_legality.py",
+              "test_state_copy.py", "test_protocol.py"],
+    "invariants": ["test_stateful.py", "test_invariants.py", "test_bm_invariants.py"],
+    "records and views": ["test_golden.py", "test_bm_golden.py", "test_records.py", "test_bm_records.py", "test_views.py",
+                          "test_bm_views.py", "test_observation_fast.py", "test_position.py", "test_position2.py"],
+    "bots": ["test_solver.py", "test_heuristic.py", "test_bm_players.py", "test_sampling.py", "test_pimc.py", "test_endgames.py"],
+}
+"""The engine's test files, in groups of about equal length, that run again on the pure build."""
+
+
+def _env(build: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != BUILD_ENV}
+    if build == "pure":
+        env[BUILD_ENV] = "pure"
+    return env
+
+
+@pytest.fixture(scope="module")
+def compiled() -> None:
+    """Require the compiled build: fail under CI=true without it, else skip (the suite then tests the one build there is)."""
+    if which() == "compiled":
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail("CI=true and no compiled build is installed: the install found no C compiler or mypyc failed "
+                    "(its notice says which)")
+    pytest.skip("no compiled build installed: the suite tests the pure-Python build alone")
+
+
+def test_the_install_compiled_every_hot_module_and_the_switch_selects_the_sources(compiled: None) -> None:
+    for name in COMPILED:
+        assert not importlib.import_module(name).__file__.endswith(".py"), f"{name} is not compiled"
+    script = ("import importlib, json; from mustamaija.build import COMPILED, which; "
+              "print(json.dumps([which(), [importlib.import_module(m).__file__ for m in COMPILED]]))")
+    out = subprocess.run([sys.executable, "-c", script], env=_env("pure"), capture_output=True, text=True, check=True)
+    build, files = json.loads(out.stdout)
+    assert build == "pure Python" and all(f.endswith(".py") for f in files), files
+
+
+def _digest(build: str, deals: int) -> dict[str, object]:
+    out = subprocess.run([sys.executable, str(ROOT / "tests" / "build_digest.py"), str(deals)], env=_env(build),
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, f"the {build} build failed:\n{out.stderr[-3000:]}"
+    result: dict[str, object] = json.loads(out.stdout)
+    return result
+
+
+def test_both_builds_play_the_same_deals_bots_and_solutions(compiled: None) -> None:
+    with ThreadPoolExecutor(2) as pool:
+        fast, pure = pool.map(lambda build: _digest(build, 2000), ["compiled", "pure"])
+    assert (fast["build"], pure["build"]) == ("compiled", "pure Python")
+    digests_fast, digests_pure = fast["digests"], pure["digests"]
+    assert isinstance(digests_fast, dict) and isinstance(digests_pure, dict)
+    assert digests_fast.keys() == digests_pure.keys()
+    differ = [f"{game} {part}" for game, parts in digests_pure.items() for part, value in parts.items()
+              if digests_fast[game][part] != value]
+    assert not differ, f"the builds differ in: {', '.join(differ)} (python tests/build_digest.py, with and without {BUILD_ENV}=pure)"
+
+
+@pytest.mark.parametrize("group", [*ENGINE_TESTS, "doctests of the compiled modules"])
+def test_the_engine_tests_pass_on_the_pure_build(compiled: None, group: str) -> None:
+    if group in ENGINE_TESTS:
+        paths = [str(ROOT / "tests" / name) for name in ENGINE_TESTS[group]]
+    else:
+        paths = [str(ROOT / "src" / Path(*name.split("."))) + ".py" for name in COMPILED]
+    command = [sys.executable, "-m", "pytest", "-n", "0", "-q", "-p", "no:cacheprovider", "--rootdir", str(ROOT), *paths]
+    out = subprocess.run(command, cwd=ROOT, env=_env("pure"), capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, f"{group} failed on the pure build:\n{out.stdout[-4000:]}"
+    assert " passed" in out.stdout.splitlines()[-1]
