@@ -92,6 +92,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
+HEARTS_PLAYERS: Final = 4
+"""The table at which the engine section also measures OpenSpiel's Hearts (a 4-player game), when installed."""
+
+
 def measure_engine(game: Game, players: int, seconds: float, rules: Any, seed: int) -> dict[str, float]:
     """Play random deals for about ``seconds`` of CPU time; a decision is one uniformly chosen legal step.
 
@@ -118,6 +122,38 @@ def measure_engine(game: Game, players: int, seconds: float, rules: Any, seed: i
         "decisions_per_game": decisions / deals,
         "games": deals,
     }
+
+
+def measure_hearts(seconds: float, seed: int) -> dict[str, float] | None:
+    """Return OpenSpiel's C++ Hearts driven from Python as the engine section drives a game, or ``None`` without OpenSpiel.
+
+    The reference the engine figures are compared with: random play of whole
+    4-player deals (the deal's chance steps included, as dealing is in ours),
+    ``legal_actions`` and ``apply_action`` at every decision, on one core.
+    """
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed)
+    decisions = deals = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.legal_actions()))
+                continue
+            s.apply_action(rng.choice(s.legal_actions()))
+            decisions += 1
+        deals += 1
+        now = time.process_time()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    return {"decisions_per_s": decisions / elapsed, "games_per_s": deals / elapsed}
 
 
 def copy_bytes(state: Any) -> int:
@@ -201,7 +237,7 @@ def _engine(game: Game, args: argparse.Namespace, counts: list[int], rules: Any)
     for n in counts:
         if not _fits(game, rules, n):
             continue
-        row = measure_engine(game, n, args.seconds, rules, args.seed)
+        row: dict[str, Any] = {**measure_engine(game, n, args.seconds, rules, args.seed)}
         row["view_decisions_per_s"] = measure_views(game, n, args.seconds / 3, rules, args.seed)
         row["state_copy_bytes"] = copy_bytes(game.deal(n, args.seed, rules))
         rows[str(n)] = row
@@ -209,6 +245,12 @@ def _engine(game: Game, args: argparse.Namespace, counts: list[int], rules: Any)
                      f"{row['decisions_per_game']:6.1f} decisions/deal  "
                      f"({row['view_decisions_per_s']:,.0f} decisions/s when bots act on views; "
                      f"a state copy {row['state_copy_bytes']:,} bytes)")
+        if n == HEARTS_PLAYERS and (hearts := measure_hearts(args.seconds, args.seed)) is not None:
+            # Measured right after ours, so that both see the same load.
+            row["hearts"] = hearts
+            row["games_vs_hearts"] = row["games_per_s"] / hearts["games_per_s"]
+            lines.append(f"           OpenSpiel's C++ Hearts from Python: {hearts['decisions_per_s']:,.0f} decisions/s  "
+                         f"{hearts['games_per_s']:,.1f} games/s: this game plays {row['games_vs_hearts']:.2f}x its games/s")
     if not rows:
         lines.append(f"no player count of --players {args.players} fits ({game.min_players} to {game.max_players})")
     return rows, lines

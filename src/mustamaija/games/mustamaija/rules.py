@@ -63,10 +63,12 @@ class Phase(IntEnum):
     """The deal is over: a loser is known (M19) or it was stopped (M21)."""
 
 
-# The state holds the phase as a plain int: the interpreter compares exact ints fastest, on the hot path of play.
-LEAD: Final[int] = Phase.LEAD.value
-DEFEND: Final[int] = Phase.DEFEND.value
-OVER: Final[int] = Phase.OVER.value
+# The state holds the phase as a plain int: the interpreter compares exact ints fastest, on the hot path of play,
+# and the compiled build inlines literal constants.
+LEAD: Final = 0
+DEFEND: Final = 1
+OVER: Final = 2
+assert (LEAD, DEFEND, OVER) == (Phase.LEAD, Phase.DEFEND, Phase.OVER)
 PHASES: Final = tuple(p.name.lower() for p in Phase)
 """The phase names of ``replay --json`` and the views, by phase number."""
 
