@@ -159,6 +159,9 @@ class GameState(_Deal, Protocol):
     def apply(self, step: int) -> None:
         """Take one step in place; an illegal step raises and changes nothing."""
 
+    def play_out_randomly(self, rng: random.Random) -> int:
+        """Play uniformly random legal steps to the end in place (as ``rng.choice(legal_actions())`` would); return the steps."""
+
     def actions(self) -> list[Any]:
         """Return the compound actions taken so far, oldest first."""
 

@@ -421,7 +421,7 @@ class State(StepState):
         """Return an independent copy; cheap, since everything but the hands list is shared or immutable.
 
         One assignment per slot (a loop over the slots would double the cost of search's hot path);
-        ``tests/test_state_copy.py`` checks that every slot is copied.
+        ``tests/test_state_fast_paths.py`` checks that every slot is copied.
         """
         s = State()
         s._legal = self._legal
