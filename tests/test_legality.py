@@ -197,13 +197,7 @@ def test_legal_beats_are_exactly_the_matchings_can_beat_accepts() -> None:
 
 
 def _new_actions(t: State, base: int) -> Move:
-    out = []
-    node = t.log
-    for _ in range(t.nlog - base):
-        assert node is not None
-        out.append(node[0])
-        node = node[1]
-    return tuple(reversed(out))
+    return tuple(t.actions()[base:])
 
 
 def step_moves(state: State) -> list[tuple[Move, State]]:

@@ -1,39 +1,52 @@
 """The action log: a persistent linked list that states share, and a lazy sequence view of it.
 
-A state's log is ``None`` or a pair ``(last_action, earlier_log)``, so a copy
-of a state shares its whole history and appending costs one tuple. A
-:class:`History` shows such a log as an immutable sequence, built only when
-somebody reads it.
+A state's log is ``None`` or a pair ``(last entry, earlier log)``, so a copy
+of a state shares its whole history and appending costs one tuple. An entry
+is a plain tuple ``(kind, seat, data)``, cheap to make on the hot path of
+play; the compound action it stands for, ``kinds[kind](seat, data)`` for the
+game's action classes ``kinds``, is made only when somebody reads it. A
+:class:`History` shows such a log as an immutable sequence of actions, built
+only when read.
 
->>> from mustamaija.games.mustamaija.actions import Declare
->>> log = (Declare(1, 2), (Declare(0, 1), None))
->>> h = History(log, 2)
->>> len(h), h[0], h == (Declare(0, 1), Declare(1, 2))
-(2, Declare(seat=0, suit=1), True)
+>>> from mustamaija.games.mustamaija.actions import Declare, Lead
+>>> kinds = (Lead, Declare)
+>>> log = ((1, 1, 2), ((1, 0, 1), None))
+>>> h = History(log, 2, kinds)
+>>> len(h), h[0], h == (Declare(0, 1), Declare(1, 2)), entry_action(kinds, log[0])
+(2, Declare(seat=0, suit=1), True, Declare(seat=1, suit=2))
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
-__all__ = ["History", "Log"]
+__all__ = ["Entry", "History", "Log", "entry_action"]
 
 Action = Any
 """A game's compound action (frozen)."""
 
-Log = tuple[Action, Any] | None
-"""``None`` or ``(last action, earlier log)``."""
+Entry = tuple[int, int, Any]
+"""A log entry: ``(kind, seat, data)``, the action ``kinds[kind](seat, data)``."""
+
+Log = tuple[Entry, Any] | None
+"""``None`` or ``(last entry, earlier log)``."""
+
+
+def entry_action(kinds: Sequence[Callable[[int, Any], Action]], entry: Entry) -> Action:
+    """Return the compound action of a log entry, given the game's action classes by kind."""
+    return kinds[entry[0]](entry[1], entry[2])
 
 
 class History(Sequence[Action]):
     """The actions of a log, oldest first, as a lazily built immutable sequence."""
 
-    __slots__ = ("_items", "_len", "_node")
+    __slots__ = ("_items", "_kinds", "_len", "_node")
 
-    def __init__(self, node: Log, length: int) -> None:
+    def __init__(self, node: Log, length: int, kinds: Sequence[Callable[[int, Any], Action]]) -> None:
         self._node = node
         self._len = length
+        self._kinds = kinds
         self._items: tuple[Action, ...] | None = None
 
     @property
@@ -46,8 +59,10 @@ class History(Sequence[Action]):
         if self._items is None:
             out = []
             node = self._node
+            kinds = self._kinds
             while node is not None:
-                out.append(node[0])
+                entry = node[0]
+                out.append(kinds[entry[0]](entry[1], entry[2]))
                 node = node[1]
             out.reverse()
             self._items = tuple(out)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Self
 
 from mustamaija.core.cards import cards_of
 from mustamaija.core.errors import CardError, IllegalActionError
-from mustamaija.core.history import History, Log
+from mustamaija.core.history import History, Log, entry_action
 
 __all__ = ["StepState", "passes", "state_fields"]
 
@@ -83,7 +83,7 @@ class StepState:
     phase: int
     """The phase: what the seat to act chooses (the game's ``Phase``)."""
     log: Log
-    """The compound actions taken so far: ``None`` or ``(last action, earlier log)`` (see :mod:`~mustamaija.core.history`)."""
+    """The compound actions taken so far: ``None`` or ``(last entry, earlier log)`` (see :mod:`~mustamaija.core.history`)."""
     nlog: int
     """The number of compound actions in :attr:`log`."""
     _legal: int
@@ -191,12 +191,14 @@ class StepState:
 
     def actions(self) -> list[Any]:
         """Return the compound actions taken so far, in order (the record's action list)."""
-        return list(History(self.log, self.nlog))
+        return list(History(self.log, self.nlog, self.ACTION_KINDS))
 
     def last_action(self) -> Any:
         """Return the last compound action taken (the record's last action), or ``None`` before the first."""
-        return None if self.log is None else self.log[0]
+        return None if self.log is None else entry_action(self.ACTION_KINDS, self.log[0])
 
+    ACTION_KINDS: ClassVar[tuple[Callable[[int, Any], Any], ...]]
+    """The game's compound action classes by the kind of their log entries: entry ``(k, seat, data)`` is ``ACTION_KINDS[k](seat, data)``."""
     ACTIONS: ClassVar[dict[type, tuple[Any, Any]]]
     """The game's compound actions: action class -> (check, transition), each a function of (state, action)."""
 
@@ -221,9 +223,9 @@ class StepState:
             return False
         return True
 
-    def _push(self, action: Any) -> None:
+    def _push(self, kind: int, seat: int, data: Any) -> None:
         # The subclass declares the slots; the mixin's own __slots__ is empty.
-        self.log = (action, self.log)  # type: ignore[misc]
+        self.log = ((kind, seat, data), self.log)  # type: ignore[misc]
         self.nlog += 1  # type: ignore[misc]
 
     def __eq__(self, other: object) -> bool:

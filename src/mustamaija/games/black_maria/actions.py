@@ -27,9 +27,13 @@ from mustamaija.core.actions import CardsAction, read_action_head, read_card_lis
 from mustamaija.core.cards import card_name, card_symbol
 from mustamaija.core.records import card_at
 
-__all__ = ["NUM_STEPS", "Action", "Pass", "Play", "action_from_json", "step_name"]
+__all__ = ["NUM_STEPS", "PASS_ENTRY", "PLAY_ENTRY", "Action", "Pass", "Play", "action_from_json", "step_name"]
 
 NUM_STEPS: Final = 52
+
+PASS_ENTRY: Final = 0
+PLAY_ENTRY: Final = 1
+"""The kinds of a state's log entries (core/history.py): ``(PLAY_ENTRY, seat, card)`` is ``Play(seat, card)``."""
 
 
 @dataclass(frozen=True, slots=True)

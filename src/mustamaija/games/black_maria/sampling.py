@@ -29,7 +29,7 @@ import random
 
 from mustamaija.core.cards import cards_of
 from mustamaija.core.history import Log
-from mustamaija.games.black_maria.actions import Action, Pass
+from mustamaija.games.black_maria.actions import PASS_ENTRY, PLAY_ENTRY
 from mustamaija.games.black_maria.state import PASS, State
 from mustamaija.games.black_maria.view import View
 
@@ -124,13 +124,13 @@ def sample_state(view: View, rng: random.Random) -> State:
             if s != me and s != (me - 1) % n:
                 holdings = cards_of(hands[(s + 1) % n] | by_seat[(s + 1) % n])
                 passed[s] = sum(1 << c for c in rng.sample(holdings, k))
-    actions: list[Action] = [Pass(s, passed[s]) for s in order[:view.npassed]]
-    actions.extend(view.plays)
+    entries = [(PASS_ENTRY, s, passed[s]) for s in order[:view.npassed]]
+    entries += [(PLAY_ENTRY, p.seat, p.card) for p in view.plays]
     log: Log = None
-    for a in actions:
-        log = (a, log)
+    for entry in entries:
+        log = (entry, log)
 
-    st = State.__new__(State)
+    st = State()
     st.rules = view.rules
     st.n = n
     st.k = k
@@ -152,6 +152,6 @@ def sample_state(view: View, rng: random.Random) -> State:
     st.reneges = view.reneges
     st.voids = view.voids
     st.log = log
-    st.nlog = len(actions)
+    st.nlog = len(entries)
     st._legal = -1
     return st

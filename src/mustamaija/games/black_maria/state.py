@@ -25,7 +25,7 @@ from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_n
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
 from mustamaija.core.state import StepState, passes
 from mustamaija.games.black_maria import legality as L
-from mustamaija.games.black_maria.actions import Pass, Play
+from mustamaija.games.black_maria.actions import PASS_ENTRY, PLAY_ENTRY, Pass, Play
 from mustamaija.games.black_maria.deals import shuffled_deck
 from mustamaija.games.black_maria.rules import OVER, PASS, PHASES, PLAY, Phase, Rules, check_players, in_play, pass_count
 from mustamaija.games.black_maria.view import View, view_of
@@ -315,7 +315,9 @@ class State(StepState):
         """Pass ``cards`` (a mask, card list or string such as ``"QS AH 2C"``) in place; return the action."""
         self.verify_pass_cards(cards, seat)
         self._legal = -1
-        return self._do_pass(self.actor, cards_mask(cards))
+        self._do_pass(self.actor, cards_mask(cards))
+        action: Pass = self.last_action()
+        return action
 
     def verify_play_card(self, card: int | str, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless playing ``card`` is legal now (B4, B5)."""
@@ -330,8 +332,11 @@ class State(StepState):
         """Play ``card`` to the trick in place; return the action."""
         self.verify_play_card(card, seat)
         self._legal = -1
-        return self._do_play(self.actor, _card(card))
+        self._do_play(self.actor, _card(card))
+        action: Play = self.last_action()
+        return action
 
+    ACTION_KINDS = (Pass, Play)  # By entry kind: PASS_ENTRY, PLAY_ENTRY.
     ACTIONS: ClassVar[dict[type, tuple[Any, Any]]] = {
         Pass: (lambda s, a: s.verify_pass_cards(a.cards, a.seat), lambda s, a: s._do_pass(a.seat, a.cards)),
         Play: (lambda s, a: s.verify_play_card(a.card, a.seat), lambda s, a: s._do_play(a.seat, a.card)),
@@ -339,9 +344,8 @@ class State(StepState):
 
     # -- transitions (no checks) ---------------------------------------------------------
 
-    def _do_pass(self, seat: int, cards: int) -> Pass:
-        action = Pass(seat, cards)
-        self.log = (action, self.log)  # Inline: this is the hot path of random play and search.
+    def _do_pass(self, seat: int, cards: int) -> None:
+        self.log = ((PASS_ENTRY, seat, cards), self.log)  # The action itself is made only when read (core/history.py).
         self.nlog += 1
         self.hands[seat] &= ~cards
         passed = list(self.passed)
@@ -358,11 +362,9 @@ class State(StepState):
             self.phase = PLAY
             self.actor = self.leader = (self.dealer + 1) % n  # B4
         self._legal = -1
-        return action
 
-    def _do_play(self, seat: int, card: int) -> Play:
-        action = Play(seat, card)
-        self.log = (action, self.log)  # Inline: this is the hot path of random play and search.
+    def _do_play(self, seat: int, card: int) -> None:
+        self.log = ((PLAY_ENTRY, seat, card), self.log)  # Inline: this is the hot path of random play and search.
         self.nlog += 1
         hand = self.hands[seat]
         suit = card // 13
@@ -403,7 +405,6 @@ class State(StepState):
                 self.phase = OVER
                 self.actor = -1
         self._legal = -1
-        return action
 
     def _add_void(self, seat: int, suits: int) -> None:
         voids = list(self.voids)

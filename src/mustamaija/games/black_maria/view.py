@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 from mustamaija.core.cards import SUITS, card_name, cards_of
 from mustamaija.core.view import ViewBase, check_seat
 from mustamaija.games.black_maria import legality as L
-from mustamaija.games.black_maria.actions import Play
+from mustamaija.games.black_maria.actions import PLAY_ENTRY, Play
 from mustamaija.games.black_maria.rules import MAX_PLAYERS, MIN_PLAYERS, OVER, PASS, PHASES, PLAY, in_play
 
 if TYPE_CHECKING:
@@ -240,8 +240,9 @@ def view_of(state: State, seat: int | None) -> View:
     plays = []
     node = state.log
     while node is not None:
-        if isinstance(node[0], Play):
-            plays.append(node[0])
+        kind, who, card = node[0]
+        if kind == PLAY_ENTRY:
+            plays.append(Play(who, card))
         node = node[1]
     plays.reverse()
     return View(

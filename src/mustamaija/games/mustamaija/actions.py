@@ -38,7 +38,10 @@ from mustamaija.core.errors import CardError, FormatError
 from mustamaija.core.records import card_at
 
 __all__ = [
+    "BEAT_ENTRY",
     "DECLARE",
+    "DECLARE_ENTRY",
+    "LEAD_ENTRY",
     "NUM_STEPS",
     "STOP",
     "Action",
@@ -53,6 +56,11 @@ __all__ = [
 STOP: Final = 52
 DECLARE: Final = 53
 NUM_STEPS: Final = 57
+
+LEAD_ENTRY: Final = 0
+BEAT_ENTRY: Final = 1
+DECLARE_ENTRY: Final = 2
+"""The kinds of a state's log entries (core/history.py): ``(LEAD_ENTRY, seat, cards)`` is ``Lead(seat, cards)``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -947,10 +947,8 @@ class Solver:
                     children = set()
                     rest = list(hs)
                     rest[a] &= ~lead
-                    if _holders(rest) <= 2:
-                        defs = self._dopts(lead, hs[d])  # Two holders from here on: the dominances hold.
-                    else:
-                        defs = self._defence_masks(hs[d], lead, _others(hs, d) | lead)
+                    two = _holders(rest) <= 2  # Two holders from here on: the dominances hold.
+                    defs = self._dopts(lead, hs[d]) if two else self._defence_masks(hs[d], lead, _others(hs, d) | lead)
                     for beaten, beaters in defs:
                         after = rest[:]
                         taken = lead & ~beaten

@@ -38,7 +38,7 @@ from mustamaija.core.cards import (
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RulesError
 from mustamaija.core.state import StepState, passes
 from mustamaija.games.mustamaija import legality as L
-from mustamaija.games.mustamaija.actions import DECLARE, STOP, Beat, Declare, Lead, step_name
+from mustamaija.games.mustamaija.actions import BEAT_ENTRY, DECLARE, DECLARE_ENTRY, LEAD_ENTRY, STOP, Beat, Declare, Lead, step_name
 from mustamaija.games.mustamaija.deals import shuffled_deck
 from mustamaija.games.mustamaija.rules import DEFEND, LEAD, OVER, PHASES, Phase, Rules
 from mustamaija.games.mustamaija.view import View, view_of
@@ -526,7 +526,9 @@ class State(StepState):
         self.verify_lead(cards, seat)
         mask = cards if isinstance(cards, int) else cards_mask(cards)
         self._legal = -1
-        return self._do_lead(mask)
+        self._do_lead(mask)
+        action: Lead = self.last_action()
+        return action
 
     def _pairs(self, defence: Mapping[Any, Any] | str | Beat) -> tuple[tuple[int, int], ...]:
         if isinstance(defence, Beat):
@@ -570,7 +572,9 @@ class State(StepState):
         """Defend in place: beat the mapped led cards and pick up the rest; return the action."""
         self.verify_beat(defence, seat)
         self._legal = -1
-        return self._do_beat(self.defender, self._pairs(defence))
+        self._do_beat(self.defender, self._pairs(defence))
+        action: Beat = self.last_action()
+        return action
 
     def verify_declare(self, suit: int | str, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless the actor may declare the marriage in ``suit`` now (V2-V4)."""
@@ -594,7 +598,9 @@ class State(StepState):
         """Declare the marriage in ``suit`` in place; its suit becomes trumps. Return the action."""
         self.verify_declare(suit, seat)
         self._legal = -1
-        return self._do_declare(parse_suit(suit) if isinstance(suit, str) else suit)
+        self._do_declare(parse_suit(suit) if isinstance(suit, str) else suit)
+        action: Declare = self.last_action()
+        return action
 
     def legal_leads(self) -> Iterator[Lead]:
         """Yield every legal lead now, lazily (nothing when it is not time to lead)."""
@@ -620,6 +626,7 @@ class State(StepState):
         decl = L.declarable_suits(self.rules, self.hands[seat], self.declarer)
         return [Declare(seat, s) for s in range(4) if decl >> s & 1]
 
+    ACTION_KINDS = (Lead, Beat, Declare)  # By entry kind: LEAD_ENTRY, BEAT_ENTRY, DECLARE_ENTRY.
     ACTIONS: ClassVar[dict[type, tuple[Any, Any]]] = {
         Lead: (lambda s, a: s.verify_lead(a.cards, a.seat), lambda s, a: s._do_lead(a.cards)),
         Beat: (lambda s, a: s.verify_beat(a, a.seat), lambda s, a: s._do_beat(a.seat, a.pairs)),
@@ -665,10 +672,10 @@ class State(StepState):
         if m & self.tknown:
             self.public |= m & self.tknown
 
-    def _do_lead(self, cards: int) -> Lead:
+    def _do_lead(self, cards: int) -> None:
         a = self.attacker
-        action = Lead(a, cards)
-        self._push(action)
+        self.log = ((LEAD_ENTRY, a, cards), self.log)  # The action itself is made only when read (core/history.py).
+        self.nlog += 1
         self.hands[a] &= ~cards
         self.sel = 0
         if self.turn_pending:
@@ -681,11 +688,10 @@ class State(StepState):
         self.used = 0
         self.pairs = ()
         self._legal = -1
-        return action
 
-    def _do_beat(self, seat: int, pairs: tuple[tuple[int, int], ...]) -> Beat:
-        action = Beat(seat, pairs)
-        self._push(action)
+    def _do_beat(self, seat: int, pairs: tuple[tuple[int, int], ...]) -> None:
+        self.log = ((BEAT_ENTRY, seat, pairs), self.log)
+        self.nlog += 1
         beaten = beaters = 0
         for led, b in pairs:
             beaten |= 1 << led
@@ -702,18 +708,15 @@ class State(StepState):
             self._go_out(seat)
         self._next_turn(seat if not taken else (seat + 1) % self.n)
         self._legal = -1
-        return action
 
-    def _do_declare(self, suit: int) -> Declare:
+    def _do_declare(self, suit: int) -> None:
         seat = self.to_act
-        action = Declare(seat, suit)
-        self._push(action)
+        self._push(DECLARE_ENTRY, seat, suit)
         self.trump = suit
         self.declarer = seat
         self.declared = suit
         self.public |= (1 << (suit * 13 + 10)) | (1 << (suit * 13 + 11))
         self._legal = -1
-        return action
 
     def _go_out(self, seat: int) -> None:
         if not self.outmask >> seat & 1:

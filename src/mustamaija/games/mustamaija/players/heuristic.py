@@ -51,8 +51,9 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from mustamaija.core.cards import QS, SUIT_MASKS
+from mustamaija.core.history import Entry, Log
 from mustamaija.games.mustamaija import legality as L
-from mustamaija.games.mustamaija.actions import DECLARE, STOP, Lead
+from mustamaija.games.mustamaija.actions import DECLARE, LEAD_ENTRY, STOP
 from mustamaija.games.mustamaija.rules import LEAD
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
@@ -242,7 +243,7 @@ def _ctx_from_view(view: View, w: Weights) -> _Ctx:
     c.decl = L.declarable_suits(view.rules, view.hand, view.declarer) if c.marriage_open else 0
     c.turns = view.turns
     c.looping = view.turns >= min(w.loop_turns, view.rules.max_turns // 2)
-    c.circ = _circulating(reversed(view.history), view.led if view.phase else view.hand, c.n, view.phase) if c.talon else 0
+    c.circ = _circulating(_log_entries(view.history.node), view.led if view.phase else view.hand, c.n, view.phase) if c.talon else 0
     c.finish()
     return c
 
@@ -283,29 +284,29 @@ def _ctx_from_state(state: State, w: Weights) -> _Ctx:
     c.decl = L.declarable_suits(state.rules, own, state.declarer) if c.marriage_open else 0
     c.turns = state.turns
     c.looping = state.turns >= min(w.loop_turns, state.rules.max_turns // 2)
-    c.circ = _circulating(_log_actions(state.log), state.led if state.phase else own, c.n, state.phase) if c.talon else 0
+    c.circ = _circulating(_log_entries(state.log), state.led if state.phase else own, c.n, state.phase) if c.talon else 0
     c.finish()
     return c
 
 
-def _log_actions(log: Any) -> Iterator[Any]:
-    """Yield the actions of a state's log, newest first."""
+def _log_entries(log: Log) -> Iterator[Entry]:
+    """Yield the entries of a state's log (core/history.py), newest first."""
     while log is not None:
         yield log[0]
         log = log[1]
 
 
-def _circulating(newest_first: Iterator[Any], cards: int, players: int, phase: int) -> int:
+def _circulating(newest_first: Iterator[Entry], cards: int, players: int, phase: int) -> int:
     """Return those of ``cards`` that were led in the last rounds (before the current lead): they circulate."""
     limit = 4 * players + 2
     current = phase == LEAD  # When defending, the newest lead is the current one.
     seen = 0
-    for i, action in enumerate(newest_first):
+    for i, (kind, _, data) in enumerate(newest_first):
         if i > limit:
             break
-        if isinstance(action, Lead):
+        if kind == LEAD_ENTRY:
             if current:
-                seen |= action.cards
+                seen |= data
             current = True
     return seen & cards
 
