@@ -27,11 +27,12 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 from mustamaija.build import describe
 from mustamaija.cli.progress import section_progress
-from mustamaija.core.bench import BenchSection, BenchSettings
+from mustamaija.core.bench import BenchSection, BenchSettings, play_random_deal
 from mustamaija.core.errors import RulesError
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, game_names, games, get_game
@@ -96,47 +97,39 @@ HEARTS_PLAYERS: Final = 4
 """The table at which the engine section also measures OpenSpiel's Hearts (a 4-player game), when installed."""
 
 
-def measure_engine(game: Game, players: int, seconds: float, rules: Any, seed: int) -> dict[str, float]:
-    """Play random deals for about ``seconds`` of CPU time; a decision is one uniformly chosen legal step.
+def _deal_rates(seconds: float, play_deal: Callable[[], int]) -> dict[str, float]:
+    """Call ``play_deal`` (play one deal, return its decisions) until ``seconds`` of CPU time are spent; return the rates.
 
-    The legal steps are listed afresh at every decision, as a player would need them. CPU time of
-    this process is used, so the figure is for one core even on a busy machine.
+    CPU time of this process is used, so the figure is for one core even on a busy machine.
     """
-    rng = random.Random(seed)
     decisions = deals = 0
     start = time.process_time()
     deadline = start + seconds
     while True:
-        s = game.deal(players, rng.randrange(1 << 30), rules)
-        while not s.is_over:
-            s.apply(rng.choice(s.legal_actions()))
-            decisions += 1
+        decisions += play_deal()
         deals += 1
         now = time.process_time()
         if now >= deadline:
             break
     elapsed = now - start
-    return {
-        "decisions_per_s": decisions / elapsed,
-        "games_per_s": deals / elapsed,
-        "decisions_per_game": decisions / deals,
-        "games": deals,
-        "games_per_s_one_call": measure_playouts(game, players, seconds / 2, rules, seed),
-    }
+    return {"decisions_per_s": decisions / elapsed, "games_per_s": deals / elapsed,
+            "decisions_per_game": decisions / deals, "games": deals}
+
+
+def measure_engine(game: Game, players: int, seconds: float, rules: Any, seed: int) -> dict[str, float]:
+    """Play random deals for about ``seconds`` of CPU time; a decision is one uniformly chosen legal step.
+
+    The legal steps are listed afresh at every decision, as a player would need them.
+    """
+    rng = random.Random(seed)
+    return {**_deal_rates(seconds, lambda: play_random_deal(game, players, rules, rng)),
+            "games_per_s_one_call": measure_playouts(game, players, seconds / 2, rules, seed)}
 
 
 def measure_playouts(game: Game, players: int, seconds: float, rules: Any, seed: int) -> float:
     """Return random deals per second played by ``play_out_randomly``: the deal and its whole playout in one call each."""
     rng = random.Random(seed)
-    deals = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while True:
-        game.deal(players, rng.randrange(1 << 30), rules).play_out_randomly(rng)
-        deals += 1
-        now = time.process_time()
-        if now >= deadline:
-            return deals / (now - start)
+    return _deal_rates(seconds, lambda: game.deal(players, rng.randrange(1 << 30), rules).play_out_randomly(rng))["games_per_s"]
 
 
 def measure_hearts(seconds: float, seed: int) -> dict[str, float] | None:
@@ -152,23 +145,18 @@ def measure_hearts(seconds: float, seed: int) -> dict[str, float] | None:
         return None
     game = pyspiel.load_game("hearts")
     rng = random.Random(seed)
-    decisions = deals = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while True:
+
+    def play_deal() -> int:
         s = game.new_initial_state()
+        decisions = 0
         while not s.is_terminal():
-            if s.is_chance_node():
-                s.apply_action(rng.choice(s.legal_actions()))
-                continue
+            if not s.is_chance_node():
+                decisions += 1
             s.apply_action(rng.choice(s.legal_actions()))
-            decisions += 1
-        deals += 1
-        now = time.process_time()
-        if now >= deadline:
-            break
-    elapsed = now - start
-    return {"decisions_per_s": decisions / elapsed, "games_per_s": deals / elapsed}
+        return decisions
+
+    rates = _deal_rates(seconds, play_deal)
+    return {"decisions_per_s": rates["decisions_per_s"], "games_per_s": rates["games_per_s"]}
 
 
 def copy_bytes(state: Any) -> int:

@@ -22,11 +22,12 @@ default applies).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BenchOption", "BenchReport", "BenchSection", "BenchSettings"]
+__all__ = ["BenchOption", "BenchReport", "BenchSection", "BenchSettings", "play_random_deal"]
 
 
 @dataclass(frozen=True)
@@ -79,3 +80,21 @@ class BenchSection:
     def flag(self, option: BenchOption) -> str:
         """Return the command-line flag of one of this section's options."""
         return f"--{self.name}-{option.name}"
+
+
+def play_random_deal(game: Any, players: int, rules: Any, rng: random.Random) -> int:
+    """Deal a seeded deal of ``game`` and play it out by uniformly random legal steps; return the steps.
+
+    What every engine measure does with a deal: the legal steps are listed
+    afresh at every step, as a player would need them.
+
+    >>> from mustamaija.core.registry import DEFAULT_GAME, get_game
+    >>> play_random_deal(get_game(DEFAULT_GAME), 3, None, random.Random(1)) > 0
+    True
+    """
+    s = game.deal(players, rng.randrange(1 << 30), rules)
+    steps = 0
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+        steps += 1
+    return steps

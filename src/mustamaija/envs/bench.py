@@ -39,6 +39,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from mustamaija.core.bench import play_random_deal
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 
@@ -69,16 +70,7 @@ def engine_rate(seconds: float, players: int = 4, preset: str | None = None, see
     spec = get_game(game)
     rng = random.Random(seed)
     rules = spec.make_rules(preset)
-
-    def play_deal(_: int) -> int:
-        s = spec.deal(players, rng.randrange(1 << 30), rules)
-        steps = 0
-        while not s.is_over:
-            s.apply(rng.choice(s.legal_actions()))
-            steps += 1
-        return steps
-
-    return _rate(seconds, play_deal)
+    return _rate(seconds, lambda _: play_random_deal(spec, players, rules, rng))
 
 
 def pettingzoo_rate(seconds: float, players: int = 4, preset: str | None = None, seed: int = 0,
