@@ -210,14 +210,6 @@ def _others(hands: tuple[int, ...], seat: int) -> int:
     return m
 
 
-def _outcome_safe(solver: Solver, t: State, seat: int) -> bool:
-    if t.is_over:
-        return t.loser != seat
-    if not t.hands[seat]:
-        return True
-    return solver.safe(tuple(t.hands), t.attacker, seat)
-
-
 def _know(you: bool) -> str:
     return "know" if you else "knows"
 
@@ -253,7 +245,7 @@ def _exact_defence(st: State, solver: Solver, seat: int, you: bool) -> HintResul
             else:
                 key = (prefix, sv.trump, sv.key(tuple(t.hands), t.attacker, seat))
             if key not in verdict:
-                verdict[key] = _outcome_safe(sv, t, seat)
+                verdict[key] = sv.state_safe(t, seat)
                 classes[key] = []
             classes[key].append((*prefix, beat))
     cands = []

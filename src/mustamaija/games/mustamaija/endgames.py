@@ -181,15 +181,6 @@ class CheckReport:
                 "failures": [{"index": f.index, "start": f.start, "at": f.at, "move": f.move} for f in self.failures]}
 
 
-def _hero_safe(solver: Solver, state: State, hero: int) -> bool:
-    """Return whether ``hero`` can make sure of not losing from ``state`` (between turns, or over)."""
-    if state.is_over:
-        return state.loser != hero
-    if not state.hands[hero]:
-        return True
-    return solver.safe(tuple(state.hands), state.attacker, hero)
-
-
 def _move_text(state: State, hero: int) -> str:
     """Return the hero's action of the turn just played, in words with card names."""
     actions = state.actions()
@@ -211,7 +202,7 @@ def play_out(text: str, bot: Any, opponent: Any) -> tuple[bool, str, str]:
     state = Position.parse(text).to_state()
     hero = state.attacker
     solver = Solver(state.rules, state.trump, state.n)
-    if not _hero_safe(solver, state, hero):
+    if not solver.state_safe(state, hero):
         raise ValueError(f"the position {text!r} is not won for the side to move")
     turn_start = text
     while not state.is_over:
@@ -220,7 +211,7 @@ def play_out(text: str, bot: Any, opponent: Any) -> tuple[bool, str, str]:
         player = bot if state.to_act == hero else opponent
         state.apply(player.act(state.view(state.to_act)))
         if state.is_over or (state.phase == LEAD and not state.in_progress):
-            if not _hero_safe(solver, state, hero):
+            if not solver.state_safe(state, hero):
                 return False, turn_start, _move_text(state, hero)
             if not state.hands[hero]:
                 return True, "", ""

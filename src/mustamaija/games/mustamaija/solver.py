@@ -632,6 +632,14 @@ class Solver:
             return win if hero == attacker else not win
         return self._graph_safe(hands, attacker, hero)
 
+    def state_safe(self, state: State, hero: int) -> bool:
+        """Return whether ``hero`` can make sure of not losing from ``state``, between turns or over."""
+        if state.is_over:
+            return state.loser != hero
+        if not state.hands[hero]:
+            return True
+        return self.safe(tuple(state.hands), state.attacker, hero)
+
     def after(self, hands: Hands, next_attacker: int, hero: int) -> bool:
         """Return whether ``hero`` is safe in the position after a defence."""
         if not hands[hero]:
