@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
-__all__ = ["BUILD_ENV", "COMPILED", "CORE_MODULES", "GAME_MODULES", "compiled_sources", "describe", "prefer_sources", "which"]
+__all__ = ["BUILD_ENV", "COMPILED", "CORE_MODULES", "GAME_MODULES", "build_of", "compiled_sources", "describe", "prefer_sources", "which"]
 
 BUILD_ENV: Final = "MUSTAMAIJA_BUILD"
 """The environment variable that picks the build: ``pure`` runs the sources even where compiled modules exist."""
@@ -89,10 +89,14 @@ def prefer_sources() -> None:
         sys.meta_path.insert(0, _SourcesFirst())
 
 
+def build_of(module: ModuleType) -> str:
+    """Return ``"compiled"`` if ``module`` runs as a compiled extension, else ``"pure Python"``."""
+    return "pure Python" if (getattr(module, "__file__", None) or "").endswith(".py") else "compiled"
+
+
 def which() -> str:
     """Return ``"compiled"`` if the compiled modules run, else ``"pure Python"``."""
-    module = importlib.import_module("mustamaija.core.cards")
-    return "pure Python" if (getattr(module, "__file__", None) or "").endswith(".py") else "compiled"
+    return build_of(importlib.import_module("mustamaija.core.cards"))
 
 
 def describe() -> str:

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from mustamaija.build import describe
+from mustamaija.build import build_of, describe
 from mustamaija.cli.progress import section_progress
 from mustamaija.core.bench import BenchSection, BenchSettings, play_random_deal
 from mustamaija.core.errors import RulesError
@@ -191,8 +191,7 @@ def _cached_int(value: object) -> bool:
 
 def build(game: Game) -> str:
     """Return which build of ``game``'s engine runs: compiled modules, or the pure-Python reference."""
-    module = sys.modules[type(game.deal(game.min_players, 0)).__module__]
-    return "pure Python" if (getattr(module, "__file__", None) or "").endswith(".py") else "compiled"
+    return build_of(sys.modules[type(game.deal(game.min_players, 0)).__module__])
 
 
 def measure_views(game: Game, players: int, seconds: float, rules: Any, seed: int) -> float:

@@ -61,8 +61,7 @@ class History(Sequence[Action]):
             node = self._node
             kinds = self._kinds
             while node is not None:
-                entry = node[0]
-                out.append(kinds[entry[0]](entry[1], entry[2]))
+                out.append(entry_action(kinds, node[0]))
                 node = node[1]
             out.reverse()
             self._items = tuple(out)
