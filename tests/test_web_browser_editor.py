@@ -133,6 +133,41 @@ def test_build_share_solve_and_play_a_position(server: str, browser: Browser) ->
     context.close()
 
 
+def test_an_answer_for_an_older_edit_is_never_shown(server: str, browser: Browser) -> None:
+    """The server's answers are held back and let through out of order: the status only ever shows the newest edit."""
+    page = browser.new_page()
+    page.goto(server + "/editor")
+    _valid(page)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)  # Every check waits until the test lets it through.
+
+    page.route("**/api/positions/check", hold)
+    page.locator("#ed-players").select_option("3")
+    while not held:
+        page.wait_for_timeout(20)
+    stale = held.pop(0)
+    answer = stale.fetch()  # The server's answer to the older edit, kept back from the page for now.
+    # Every status line the page shows from the newer edit on, however briefly.
+    page.evaluate("""() => {
+        window.statuses = [];
+        const status = document.querySelector('#ed-status');
+        new MutationObserver(() => window.statuses.push(status.textContent))
+            .observe(status, {childList: true, characterData: true, subtree: true});
+    }""")
+    page.locator("#ed-random").click()  # A newer edit, while the older one's check is on its way.
+    stale.fulfill(response=answer)  # The older edit's answer arrives, before the newer edit's check is even sent.
+    while not held:
+        page.wait_for_timeout(20)
+    held.pop(0).continue_()  # Then the newest edit's.
+    summary = _valid(page)
+    assert "talon" in summary and "order unknown" in summary
+    shown = [s for s in page.evaluate("window.statuses") if s.startswith("Valid")]
+    assert shown and all("order unknown" in s for s in shown), shown
+    page.close()
+
+
 def test_a_dealt_position_offers_a_hint_and_fits_a_phone(server: str, browser: Browser) -> None:
     errors: list[str] = []
     page = browser.new_page(viewport=PHONE)

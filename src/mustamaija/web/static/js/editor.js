@@ -443,6 +443,7 @@ function draw() {
 function changed() {
   draw();
   $("ed-status").textContent = "Checking…";
+  ed.asked++; // An answer still on its way is for an older position: it must not be shown.
   clearTimeout(ed.timer);
   ed.timer = setTimeout(check, 120);
 }
