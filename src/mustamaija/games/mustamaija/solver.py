@@ -14,11 +14,12 @@ player to lead.
 
 More players with cards: cards can circulate for ever (nobody beats, hands
 pass cards round the table). Such a deal never ends, and M21 would stop it
-without a loser, which is safe for the attacker. So the solver lists every
-reachable position with three or more holders and computes, by fixpoint
-iteration, those from which the others can force the hero to lose (their
-attractor); every other position is safe. Once only two seats hold cards the
-two-player search takes over.
+without a loser, which is safe for the attacker. So the question is whether
+the others can force the hero to lose (whether the position is in their
+attractor); every other position is safe. The solver answers it with a
+depth-first search that stops as soon as a position is decided and handles
+the circles exactly (see ``Solver._search``). Once only two seats hold cards
+the two-player search takes over.
 
 Exactness: everything that cuts the search is either an isomorphism (the
 position reached is the same up to renaming cards) or a dominance proved
@@ -98,8 +99,8 @@ the defender, beating everything first, with the most trumps first.
 **More seats.** Positions with three or more holders are searched without
 dominances, only with isomorphisms (equivalent beaters and equivalent led
 cards, as above, which hold with any number of seats). The lost positions
-are ranked in the order the fixpoint finds them; in the principal line the
-others always move to a lost position of lower rank, so a lost line ends.
+are ranked by how long the others need to force the loss; in the principal
+line they always move to a lost position of lower rank, so a lost line ends.
 
 **Marriages still to be declared (V3, V4).** A declaration is a possible first
 part of every action of a seat holding a non-spade king and queen; from then
@@ -235,6 +236,48 @@ def _holders(hands: Sequence[int]) -> int:
     return len(hands) - hands.count(0)
 
 
+_SAFE: Final = -1
+_LOST: Final = -2
+_NONE: Final = -3
+
+
+class _Option:
+    """An option of a position in the search whose value its known replies did not settle."""
+
+    def __init__(self, hero_chooses: bool, rank: int, kids: list[tuple[Hands, int, tuple[object, ...]]]) -> None:
+        self.hero_chooses = hero_chooses  # The hero defends (or declares): the option is lost only if every reply is.
+        self.rank = rank  # The highest rank of its lost replies so far.
+        self.kids = kids  # The replies still to search: the hands, the next attacker and the key.
+
+
+class _Frame:
+    """A position on the path of :meth:`Solver._search`, with where its options have got to."""
+
+    def __init__(self, key: tuple[object, ...], hero_moves: bool, opts: list[_Option], node_rank: int, idx: int) -> None:
+        self.key = key
+        self.hero_moves = hero_moves
+        self.opts = opts
+        self.oi = 0
+        self.ki = 0
+        self.node_rank = node_rank  # The hero to lead: the highest rank of its lost options so far.
+        self.idx = idx  # Its place on the path, and the outermost place a "safe" below it rests on.
+        self.low = idx
+        self.pending: list[tuple[object, ...]] = []  # Safe positions below, kept back until this one is decided.
+        self.merged: _Frame | None = None  # Decided safe, its kept-back positions handed to this frame.
+        self.dead = False  # Decided lost: what it kept back is dropped.
+
+
+def _open_replies(o: _Option) -> int:
+    return len(o.kids)
+
+
+def _holder(f: _Frame | None) -> _Frame | None:
+    """Return the frame on the path now holding a kept-back position first held by ``f``, or None if it was dropped."""
+    while f is not None and f.merged is not None:
+        f = f.merged
+    return None if f is None or f.dead else f
+
+
 class Solver:
     """Solves positions for one rule set, trump suit and seat count; its tables survive between calls.
 
@@ -253,7 +296,6 @@ class Solver:
         self.trump_mask = _SM[trump] & _NOQS if trump >= 0 else 0
         self.table: dict[int, bool] = {}
         self.mtable: dict[tuple[object, ...], bool] = {}
-        self.loss: set[tuple[object, ...]] = set()
         self.utable: dict[int, bool] = {}
         self._subs: dict[int, Solver] = {}
         self._lead_cache: dict[int, list[int]] = {}
@@ -261,8 +303,7 @@ class Solver:
         self._mdef_cache: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
         self._counter = [0]
         self.rank: dict[tuple[object, ...], int] = {}
-        self._tick = 0
-        self.graphs = 0
+        self.searches = 0
         self._win2 = self._make_win2()
 
     @property
@@ -858,9 +899,11 @@ class Solver:
 
     def _graph_safe(self, hands: Hands, attacker: int, hero: int) -> bool:
         key = self._mkey(hands, attacker, hero)
-        if key not in self.mtable:
-            self._build(hands, attacker, hero)
-        return key not in self.loss
+        known = self.mtable.get(key)
+        if known is None:
+            self._search(hands, attacker, hero, key)
+            known = self.mtable[key]
+        return known
 
     def _mkey(self, hands: Hands, attacker: int, hero: int) -> tuple[object, ...]:
         if self.undeclared:
@@ -868,169 +911,221 @@ class Solver:
             return ("u", hands, attacker, hero)
         return self.key(hands, attacker, hero)
 
-    def _build(self, hands: Hands, attacker: int, hero: int) -> None:
-        """List the positions with three or more holders reachable from this one; find those the others can force a loss from.
+    def _open(self, key: tuple[object, ...], hands: Hands, attacker: int, hero: int, idx: int) -> _Frame | int:
+        """Return the value of a position if the known values of the positions after it settle it, else its frame.
 
-        The positions and the options in them (a lead, or a declaration) are
-        the nodes of an AND/OR graph: a position where the hero chooses is
-        lost when all its options are, one where another seat chooses when
-        one is; an option whose defender is the hero is lost when all its
-        replies are, any other when one is. Positions and options decided on
-        the spot (an option that leaves the hero out, a reply that ends the
-        deal, a two-holder position the two-player search settles) decide
-        their position at once, which then is not expanded further. The lost
-        ones are then found backwards from the decided ones with a work list,
-        and ranked in the order they are found.
+        The value is ``_SAFE`` or the rank of a lost position. Each option
+        first takes the replies whose value is known (the end of the deal,
+        two holders left, or stored), so that a position one known reply
+        settles is never searched (an enhanced transposition cut-off); the
+        unsettled options are then searched fewest open replies first.
         """
-        self.graphs += 1
+        self._counter[0] += 1
+        d = self.defender_of(hands, attacker)
+        hero_moves = attacker == hero
+        cands: list[tuple[Solver, int]] = [(self.sub(s), -1) for s in self._declarable(hands[attacker])]
+        cands += [(self, lead) for lead in self.leads(hands[attacker], hands[d], _others(hands, attacker))]
         mtable = self.mtable
-        lost_known = self.loss
-        # Node 0 is "lost", node 1 "never lost"; then one node per position and per option.
-        is_and: list[bool] = [False, False]
-        left: list[int] = [0, 0]
-        parents: list[list[int]] = [[], []]
-        lost: list[bool] = [True, False]
-        keys: list[tuple[object, ...] | None] = [None, None]
-        ids: dict[tuple[object, ...], int] = {}
-        work = [0]
-
-        def new(and_node: bool, key: tuple[object, ...] | None = None) -> int:
-            is_and.append(and_node)
-            left.append(0)
-            parents.append([])
-            lost.append(False)
-            keys.append(key)
-            return len(is_and) - 1
-
-        def mark(i: int) -> None:
-            lost[i] = True
-            work.append(i)
-            k = keys[i]
-            if k is not None:
-                self._tick += 1
-                self.rank[k] = self._tick
-
-        raw: dict[tuple[Hands, int], int] = {}
-
-        def position(hs: Hands, a: int) -> int:
-            i = raw.get((hs, a))
-            if i is not None:
-                return i
-            if not hs[hero]:
-                i = 1
-            elif _holders(hs) <= 2:
-                i = 1 if self.safe(hs, a, hero) else 0
-            else:
-                k = self._mkey(hs, a, hero)
-                known = mtable.get(k)
-                if known is not None:
-                    i = 0 if k in lost_known else 1
+        opts: list[_Option] = []
+        node_rank = 0
+        for sv, lead in cands:
+            hero_chooses = lead < 0 or d == hero
+            rank = 0
+            decided = _NONE
+            rest: list[tuple[Hands, int, tuple[object, ...]]] = []
+            for hs, nxt in self._kids(hands, attacker, d, sv, lead, hero):
+                if nxt < 0:
+                    q = _SAFE if nxt == _SAFE else 0
+                elif _holders(hs) <= 2:
+                    q = _SAFE if self.safe(hs, nxt, hero) else 0
                 else:
-                    i = ids.get(k, -1)
-                    if i < 0:
-                        i = ids[k] = new(a == hero, k)
-                        stack.append((hs, a, i))
-            raw[(hs, a)] = i
-            return i
-
-        stack: list[tuple[Hands, int, int]] = []
-        fixed = not self.undeclared
-        n = len(hands)
-        position(hands, attacker)
-        while stack:
-            hs, a, pid = stack.pop()
-            self._counter[0] += 1
-            d = self.defender_of(hs, a)
-            hero_moves = a == hero
-            decided = False
-            options: list[tuple[bool, set[int]]] = []
-            candidates: list[tuple[Solver, int]] = [(self.sub(s), -1) for s in self._declarable(hs[a])]
-            candidates += [(self, lead) for lead in self.leads(hs[a], hs[d], _others(hs, a))]
-            for sv, lead in candidates:
-                if lead < 0:
-                    children = {1 if sv.safe(hs, a, hero) else 0}
-                    option_and = True
-                elif fixed:
-                    option_and = d == hero
-                    children = set()
-                    rest = list(hs)
-                    rest[a] &= ~lead
-                    two = _holders(rest) <= 2  # Two holders from here on: the dominances hold.
-                    defs = self._dopts(lead, hs[d]) if two else self._defence_masks(hs[d], lead, _others(hs, d) | lead)
-                    for beaten, beaters in defs:
-                        after = rest[:]
-                        taken = lead & ~beaten
-                        after[d] = (hs[d] & ~beaters) | taken
-                        if not after[hero]:
-                            c = 1
-                        else:
-                            holders = _holders(after)
-                            if holders <= 1:
-                                c = 0
-                            else:
-                                nxt = d if not taken else (d + 1) % n
-                                while not after[nxt]:
-                                    nxt = (nxt + 1) % n
-                                c = position(tuple(after), nxt)
-                        children.add(c)
-                        if (c == 0 and not option_and) or (c == 1 and option_and):
-                            break  # The option is decided.
-                else:
-                    option_and = d == hero
-                    children = set()
-                    for r in self.replies(hs, a, lead):
-                        if not r.hands[hero]:
-                            c = 1
-                        elif r.next < 0:
-                            c = 0
-                        elif r.trump != self.trump:
-                            c = 1 if self.reply_safe(r, hero) else 0
-                        else:
-                            c = position(r.hands, r.next)
-                        children.add(c)
-                        if (c == 0 and not option_and) or (c == 1 and option_and):
-                            break  # The option is decided.
-                option_lost = 0 in children if not option_and else children == {0}
-                option_safe = 1 in children if option_and else children == {1}
-                if option_safe:
-                    if hero_moves:
-                        decided = True  # The hero has a move that is never lost.
-                        break
-                    continue
-                if option_lost:
-                    if not hero_moves:
-                        mark(pid)  # Another seat has a move that is lost for the hero.
-                        decided = True
-                        break
-                    continue
-                options.append((option_and, children - {0, 1}))
-            if decided:
-                continue
-            if hero_moves and not options:
-                mark(pid)  # Every option of the hero is lost.
-                continue
-            left[pid] = len(options) if hero_moves else 1
-            for option_and, children in options:
-                oid = new(option_and)
-                parents[oid].append(pid)
-                left[oid] = len(children) if option_and else 1
-                for c in children:
-                    parents[c].append(oid)
-        # Backwards from the lost nodes.
-        while work:
-            x = work.pop()
-            for p in parents[x]:
-                if lost[p]:
-                    continue
-                if is_and[p]:
-                    left[p] -= 1
-                    if left[p] > 0:
+                    k = self._mkey(hs, nxt, hero)
+                    known = mtable.get(k)
+                    if known is None:
+                        rest.append((hs, nxt, k))
                         continue
-                mark(p)
-        for k, i in ids.items():
-            mtable[k] = not lost[i]
-            if lost[i]:
-                lost_known.add(k)
+                    q = _SAFE if known else self.rank[k]
+                if hero_chooses:
+                    if q == _SAFE:
+                        decided = _SAFE
+                        break
+                    if q > rank:
+                        rank = q
+                elif q != _SAFE:
+                    decided = q
+                    break
+            if decided == _NONE:
+                if rest:
+                    opts.append(_Option(hero_chooses, rank, rest))
+                    continue
+                decided = rank if hero_chooses else _SAFE
+            if hero_moves:
+                if decided == _SAFE:
+                    return _SAFE
+                if decided > node_rank:
+                    node_rank = decided
+            elif decided != _SAFE:
+                return decided + 1
+        if not opts:
+            return node_rank + 1 if hero_moves else _SAFE
+        opts.sort(key=_open_replies)
+        return _Frame(key, hero_moves, opts, node_rank, idx)
+
+    def _kids(self, hands: Hands, a: int, d: int, sv: Solver, lead: int, hero: int) -> list[tuple[Hands, int]]:
+        """Return the positions one option can lead to, each with the next attacker (or _SAFE / _LOST: decided)."""
+        hs = hands
+        if lead < 0:
+            return [(hs, _SAFE if sv.safe(hs, a, hero) else _LOST)]
+        out: list[tuple[Hands, int]] = []
+        if not self.undeclared:
+            n = len(hs)
+            rest = list(hs)
+            rest[a] &= ~lead
+            two = _holders(rest) <= 2  # Two holders from here on: the dominances hold.
+            defs = self._dopts(lead, hs[d]) if two else self._defence_masks(hs[d], lead, _others(hs, d) | lead)
+            for beaten, beaters in defs:
+                after = rest[:]
+                taken = lead & ~beaten
+                after[d] = (hs[d] & ~beaters) | taken
+                if not after[hero]:
+                    out.append((hs, _SAFE))
+                elif _holders(after) <= 1:
+                    out.append((hs, _LOST))
+                else:
+                    nxt = d if not taken else (d + 1) % n
+                    while not after[nxt]:
+                        nxt = (nxt + 1) % n
+                    out.append((tuple(after), nxt))
+            return out
+        for r in self.replies(hs, a, lead):
+            if not r.hands[hero]:
+                out.append((hs, _SAFE))
+            elif r.next < 0:
+                out.append((hs, _LOST))
+            elif r.trump != self.trump:
+                out.append((hs, _SAFE if self.reply_safe(r, hero) else _LOST))
+            else:
+                out.append((r.hands, r.next))
+        return out
+
+    def _search(self, hands: Hands, attacker: int, hero: int, root: tuple[object, ...]) -> None:
+        """Decide a position with three or more holders by a depth-first search of the AND/OR graph; store its value.
+
+        A position where the hero leads is lost when all its options are,
+        one where another seat leads when one is; an option whose defender is
+        the hero is lost when all its replies are, any other when one is.
+        Each position stops being searched as soon as its value is decided.
+
+        Play can go round in circles. A position met again on the search
+        path counts as safe there: if the others can force a loss, they can do
+        it without ever coming back to a position (in a reachability game the
+        attractor's strategy strictly lowers the rank), so a "lost" found this
+        way is always right, and the root's value is exact. A "safe" that
+        rested on such an assumption is kept back, not stored, until the
+        outermost position it rested on is decided safe too; if any position
+        in between is lost, it is dropped (and searched again when met). Until
+        then it is reused, resting on what its holder rests on. Together the
+        stored safe positions then form a set the hero can stay inside for
+        ever, which is what safe means.
+
+        Lost positions are ranked: 1 plus the highest rank of the hero's
+        options, or of the option another seat takes (positions decided on the
+        spot rank 0). In the principal line the others always move to a lost
+        position of lower rank, so a lost line ends.
+        """
+        self.searches += 1
+        mtable = self.mtable
+        ranks = self.rank
+        first = self._open(root, hands, attacker, hero, 0)
+        if not isinstance(first, _Frame):
+            mtable[root] = first == _SAFE
+            if first != _SAFE:
+                ranks[root] = first
+            return
+        on_path: dict[tuple[object, ...], int] = {root: 0}
+        kept: dict[tuple[object, ...], _Frame] = {}  # Safe positions kept back, with the frame holding them.
+        stack: list[_Frame] = [first]
+        v = _NONE  # A value coming back to the top frame: _SAFE, or the rank of a lost position.
+        while True:
+            f = stack[-1]
+            o = f.opts[f.oi]
+            ov = _NONE  # The value of the option, once decided.
+            if v == _NONE:
+                if f.ki < len(o.kids):
+                    hs, nxt, k = o.kids[f.ki]
+                    f.ki += 1
+                    known = mtable.get(k)  # Perhaps decided since the position was opened.
+                    if known is not None:
+                        v = _SAFE if known else ranks[k]
+                    else:
+                        held = _holder(kept.get(k))
+                        i = on_path.get(k, -1)
+                        if held is not None or i >= 0:
+                            # Kept back as safe, or met again on the path: safe here, resting on what that rests on.
+                            low = held.low if held is not None else i
+                            if low < f.low:
+                                f.low = low
+                            v = _SAFE
+                        else:
+                            opened = self._open(k, hs, nxt, hero, len(stack))
+                            if isinstance(opened, _Frame):
+                                on_path[k] = len(stack)
+                                stack.append(opened)
+                                continue
+                            mtable[k] = opened == _SAFE
+                            if opened != _SAFE:
+                                ranks[k] = opened
+                            v = opened
+                    continue
+                ov = o.rank if o.hero_chooses else _SAFE  # Every reply taken, none settled it.
+            else:
+                if o.hero_chooses:
+                    if v == _SAFE:
+                        ov = _SAFE
+                    elif v > o.rank:
+                        o.rank = v
+                elif v != _SAFE:
+                    ov = v
+                v = _NONE
+                if ov == _NONE:
+                    continue
+            # The option is decided: does it decide the position?
+            nv = _NONE
+            if f.hero_moves:
+                if ov == _SAFE:
+                    nv = _SAFE
+                elif ov > f.node_rank:
+                    f.node_rank = ov
+            elif ov != _SAFE:
+                nv = ov + 1
+            if nv == _NONE:
+                f.oi += 1
+                f.ki = 0
+                if f.oi < len(f.opts):
+                    continue
+                nv = f.node_rank + 1 if f.hero_moves else _SAFE
+            # The position is decided: store it, or keep it back (see above).
+            stack.pop()
+            del on_path[f.key]
+            if nv != _SAFE:
+                mtable[f.key] = False
+                ranks[f.key] = nv
+                f.dead = True  # What was kept back below it is dropped.
+            elif f.low >= f.idx:
+                mtable[f.key] = True
+                for k in f.pending:
+                    mtable[k] = True
+            else:
+                p = stack[-1]
+                f.merged = p
+                kept[f.key] = p
+                p.pending.append(f.key)
+                p.pending += f.pending
+                if f.low < p.low:
+                    p.low = f.low
+            if not stack:
+                return
+            v = nv
 
     # -- every safe first lead -----------------------------------------------------------
 
@@ -1199,6 +1294,6 @@ def solve(state: State, *, all_leads: bool = True) -> SolveResult:
             declarations[s] = found
     value = bool(safe_leads) or bool(declarations)
     line = solver.line(hands, hero, hero)
-    stats = {"table": len(solver.table) + len(solver.mtable) + len(solver.utable), "graphs": solver.graphs}
+    stats = {"table": len(solver.table) + len(solver.mtable) + len(solver.utable), "searches": solver.searches}
     return SolveResult(hero, value, safe_leads, line, solver.total_nodes(), stats, declarations,
                        time.perf_counter() - start)
