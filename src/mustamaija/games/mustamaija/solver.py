@@ -248,6 +248,7 @@ class _Option:
         self.hero_chooses = hero_chooses  # The hero defends (or declares): the option is lost only if every reply is.
         self.rank = rank  # The highest rank of its lost replies so far.
         self.kids = kids  # The replies still to search: the hands, the next attacker and the key.
+        self.order = 0
 
 
 class _Frame:
@@ -260,22 +261,36 @@ class _Frame:
         self.oi = 0
         self.ki = 0
         self.node_rank = node_rank  # The hero to lead: the highest rank of its lost options so far.
-        self.idx = idx  # Its place on the path, and the outermost place a "safe" below it rests on.
-        self.low = idx
-        self.pending: list[tuple[object, ...]] = []  # Safe positions below, kept back until this one is decided.
-        self.merged: _Frame | None = None  # Decided safe, its kept-back positions handed to this frame.
-        self.dead = False  # Decided lost: what it kept back is dropped.
+        self.idx = idx  # Its place on the path.
+        self.deps: set[int] = set()  # The places on the path whose being safe its value so far rests on.
+        self.groups: list[_Group] = []  # Safe positions below it, kept back until what they rest on is decided.
 
 
-def _open_replies(o: _Option) -> int:
-    return len(o.kids)
+class _Group:
+    """Safe positions kept back together, because they rest on the same places on the path (``mask``)."""
+
+    def __init__(self, keys: list[tuple[object, ...]], mask: set[int]) -> None:
+        self.keys = keys
+        self.mask = mask
+        self.merged: _Group | None = None  # What it rested on deepest turned out safe: it is part of this group now.
+        self.dead = False  # A place it rested on turned out lost: its positions are dropped.
 
 
-def _holder(f: _Frame | None) -> _Frame | None:
-    """Return the frame on the path now holding a kept-back position first held by ``f``, or None if it was dropped."""
-    while f is not None and f.merged is not None:
-        f = f.merged
-    return None if f is None or f.dead else f
+def _standing(hands: Hands, hero: int) -> int:
+    """Return how badly off the hero looks after a reply: its cards against the others' (for move ordering only)."""
+    h = hands[hero].bit_count()
+    return 4 * h - (sum(x.bit_count() for x in hands) - h)
+
+
+def _open_replies(o: _Option) -> tuple[int, int]:
+    return (o.order, len(o.kids))
+
+
+def _alive(g: _Group | None) -> _Group | None:
+    """Return the group a kept-back position belongs to now, or None if it was dropped."""
+    while g is not None and g.merged is not None:
+        g = g.merged
+    return None if g is None or g.dead else g
 
 
 class Solver:
@@ -304,6 +319,8 @@ class Solver:
         self._counter = [0]
         self.rank: dict[tuple[object, ...], int] = {}
         self.searches = 0
+        self.kept_back = 0  # Safe positions found resting on the search path (see _search).
+        self.dropped = 0  # Of those, the ones dropped because what they rested on was lost.
         self._win2 = self._make_win2()
 
     @property
@@ -956,7 +973,11 @@ class Solver:
                     break
             if decided == _NONE:
                 if rest:
-                    opts.append(_Option(hero_chooses, rank, rest))
+                    o = _Option(hero_chooses, rank, rest)
+                    # Likeliest to decide the position first: the hero best off when it leads, worst off otherwise.
+                    counts = [_standing(kid[0], hero) for kid in rest]
+                    o.order = (min(counts) if hero_chooses else max(counts)) * (1 if hero_moves else -1)
+                    opts.append(o)
                     continue
                 decided = rank if hero_chooses else _SAFE
             if hero_moves:
@@ -1021,12 +1042,13 @@ class Solver:
         it without ever coming back to a position (in a reachability game the
         attractor's strategy strictly lowers the rank), so a "lost" found this
         way is always right, and the root's value is exact. A "safe" that
-        rested on such an assumption is kept back, not stored, until the
-        outermost position it rested on is decided safe too; if any position
-        in between is lost, it is dropped (and searched again when met). Until
-        then it is reused, resting on what its holder rests on. Together the
-        stored safe positions then form a set the hero can stay inside for
-        ever, which is what safe means.
+        rested on such an assumption is kept back, not stored, with the set of
+        places on the path it rests on, until each of them is decided safe
+        too (a place decided safe hands on what it rests on itself); if one
+        of them is lost, it is dropped (and searched again when met). Until
+        then it is reused, and whatever uses it rests on the same places.
+        Together the stored safe positions then form a set the hero can stay
+        inside for ever, which is what safe means.
 
         Lost positions are ranked: 1 plus the highest rank of the hero's
         options, or of the option another seat takes (positions decided on the
@@ -1043,7 +1065,7 @@ class Solver:
                 ranks[root] = first
             return
         on_path: dict[tuple[object, ...], int] = {root: 0}
-        kept: dict[tuple[object, ...], _Frame] = {}  # Safe positions kept back, with the frame holding them.
+        kept: dict[tuple[object, ...], _Group] = {}  # Safe positions kept back, with the group holding them.
         stack: list[_Frame] = [first]
         v = _NONE  # A value coming back to the top frame: _SAFE, or the rank of a lost position.
         while True:
@@ -1058,13 +1080,14 @@ class Solver:
                     if known is not None:
                         v = _SAFE if known else ranks[k]
                     else:
-                        held = _holder(kept.get(k))
+                        g = _alive(kept.get(k))
                         i = on_path.get(k, -1)
-                        if held is not None or i >= 0:
+                        if g is not None or i >= 0:
                             # Kept back as safe, or met again on the path: safe here, resting on what that rests on.
-                            low = held.low if held is not None else i
-                            if low < f.low:
-                                f.low = low
+                            if g is not None:
+                                f.deps |= g.mask
+                            else:
+                                f.deps.add(i)
                             v = _SAFE
                         else:
                             opened = self._open(k, hs, nxt, hero, len(stack))
@@ -1107,22 +1130,38 @@ class Solver:
             # The position is decided: store it, or keep it back (see above).
             stack.pop()
             del on_path[f.key]
+            here = f.idx
             if nv != _SAFE:
                 mtable[f.key] = False
                 ranks[f.key] = nv
-                f.dead = True  # What was kept back below it is dropped.
-            elif f.low >= f.idx:
-                mtable[f.key] = True
-                for k in f.pending:
-                    mtable[k] = True
+                for g in f.groups:
+                    if here in g.mask:
+                        g.dead = True
+                        self.dropped += len(g.keys)  # It rested on this position.
+                    else:
+                        stack[-1].groups.append(g)  # It rests on places above: nonzero, so there is a parent.
             else:
-                p = stack[-1]
-                f.merged = p
-                kept[f.key] = p
-                p.pending.append(f.key)
-                p.pending += f.pending
-                if f.low < p.low:
-                    p.low = f.low
+                f.deps.discard(here)
+                group = _Group([f.key], f.deps)
+                up = []
+                for g in f.groups:
+                    if here in g.mask:
+                        g.merged = group
+                        group.keys += g.keys
+                        group.mask |= g.mask
+                        group.mask.discard(here)
+                    else:
+                        up.append(g)
+                if not group.mask:
+                    for k in group.keys:
+                        mtable[k] = True
+                else:
+                    self.kept_back += 1
+                    kept[f.key] = group
+                    up.append(group)
+                    stack[-1].deps |= group.mask
+                if up:
+                    stack[-1].groups += up
             if not stack:
                 return
             v = nv
@@ -1294,6 +1333,7 @@ def solve(state: State, *, all_leads: bool = True) -> SolveResult:
             declarations[s] = found
     value = bool(safe_leads) or bool(declarations)
     line = solver.line(hands, hero, hero)
-    stats = {"table": len(solver.table) + len(solver.mtable) + len(solver.utable), "searches": solver.searches}
+    stats = {"table": len(solver.table) + len(solver.mtable) + len(solver.utable), "searches": solver.searches,
+             "kept_back": solver.kept_back, "dropped": solver.dropped}
     return SolveResult(hero, value, safe_leads, line, solver.total_nodes(), stats, declarations,
                        time.perf_counter() - start)
