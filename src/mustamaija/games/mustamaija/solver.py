@@ -276,6 +276,19 @@ class _Group:
         self.dead = False  # A place it rested on turned out lost: its positions are dropped.
 
 
+def _take(hero_chooses: bool, rank: int, v: int) -> tuple[int, int]:
+    """Take one value (``_SAFE`` or a lost rank) into a choice: return its value if that settles it, and the highest lost rank.
+
+    Where the hero chooses, one safe value settles it (safe); where another
+    seat does, one lost value does (lost, with that rank).
+    """
+    if v == _SAFE:
+        return (_SAFE if hero_chooses else _NONE), rank
+    if hero_chooses:
+        return _NONE, max(rank, v)
+    return v, rank
+
+
 def _standing(hands: Hands, hero: int) -> int:
     """Return how badly off the hero looks after a reply: its cards against the others' (for move ordering only)."""
     h = hands[hero].bit_count()
@@ -962,14 +975,8 @@ class Solver:
                         rest.append((hs, nxt, k))
                         continue
                     q = _SAFE if known else self.rank[k]
-                if hero_chooses:
-                    if q == _SAFE:
-                        decided = _SAFE
-                        break
-                    if q > rank:
-                        rank = q
-                elif q != _SAFE:
-                    decided = q
+                decided, rank = _take(hero_chooses, rank, q)
+                if decided != _NONE:
                     break
             if decided == _NONE:
                 if rest:
@@ -980,13 +987,9 @@ class Solver:
                     opts.append(o)
                     continue
                 decided = rank if hero_chooses else _SAFE
-            if hero_moves:
-                if decided == _SAFE:
-                    return _SAFE
-                if decided > node_rank:
-                    node_rank = decided
-            elif decided != _SAFE:
-                return decided + 1
+            nv, node_rank = _take(hero_moves, node_rank, decided)
+            if nv != _NONE:
+                return nv + 1 if nv >= 0 else nv
         if not opts:
             return node_rank + 1 if hero_moves else _SAFE
         opts.sort(key=_open_replies)
@@ -1102,25 +1105,14 @@ class Solver:
                     continue
                 ov = o.rank if o.hero_chooses else _SAFE  # Every reply taken, none settled it.
             else:
-                if o.hero_chooses:
-                    if v == _SAFE:
-                        ov = _SAFE
-                    elif v > o.rank:
-                        o.rank = v
-                elif v != _SAFE:
-                    ov = v
+                ov, o.rank = _take(o.hero_chooses, o.rank, v)
                 v = _NONE
                 if ov == _NONE:
                     continue
             # The option is decided: does it decide the position?
-            nv = _NONE
-            if f.hero_moves:
-                if ov == _SAFE:
-                    nv = _SAFE
-                elif ov > f.node_rank:
-                    f.node_rank = ov
-            elif ov != _SAFE:
-                nv = ov + 1
+            nv, f.node_rank = _take(f.hero_moves, f.node_rank, ov)
+            if nv >= 0:
+                nv += 1  # A lost position ranks above the option that loses it.
             if nv == _NONE:
                 f.oi += 1
                 f.ki = 0
