@@ -244,11 +244,11 @@ _NONE: Final = -3
 class _Option:
     """An option of a position in the search whose value its known replies did not settle."""
 
-    def __init__(self, hero_chooses: bool, rank: int, kids: list[tuple[Hands, int, tuple[object, ...]]]) -> None:
+    def __init__(self, hero_chooses: bool, rank: int, kids: list[tuple[Hands, int, tuple[object, ...]]], order: int) -> None:
         self.hero_chooses = hero_chooses  # The hero defends (or declares): the option is lost only if every reply is.
         self.rank = rank  # The highest rank of its lost replies so far.
         self.kids = kids  # The replies still to search: the hands, the next attacker and the key.
-        self.order = 0
+        self.order = order  # Searched in rising order: likeliest to decide its position first.
 
 
 class _Frame:
@@ -941,6 +941,18 @@ class Solver:
             return ("u", hands, attacker, hero)
         return self.key(hands, attacker, hero)
 
+    def _stored(self, key: tuple[object, ...]) -> int:
+        """Return the stored value of a position: ``_SAFE``, the rank of a lost one, or ``_NONE`` if not decided yet."""
+        known = self.mtable.get(key)
+        if known is None:
+            return _NONE
+        return _SAFE if known else self.rank[key]
+
+    def _store(self, key: tuple[object, ...], value: int) -> None:
+        self.mtable[key] = value == _SAFE
+        if value != _SAFE:
+            self.rank[key] = value
+
     def _open(self, key: tuple[object, ...], hands: Hands, attacker: int, hero: int, idx: int) -> _Frame | int:
         """Return the value of a position if the known values of the positions after it settle it, else its frame.
 
@@ -955,7 +967,6 @@ class Solver:
         hero_moves = attacker == hero
         cands: list[tuple[Solver, int]] = [(self.sub(s), -1) for s in self._declarable(hands[attacker])]
         cands += [(self, lead) for lead in self.leads(hands[attacker], hands[d], _others(hands, attacker))]
-        mtable = self.mtable
         opts: list[_Option] = []
         node_rank = 0
         for sv, lead in cands:
@@ -970,21 +981,19 @@ class Solver:
                     q = _SAFE if self.safe(hs, nxt, hero) else 0
                 else:
                     k = self._mkey(hs, nxt, hero)
-                    known = mtable.get(k)
-                    if known is None:
+                    q = self._stored(k)
+                    if q == _NONE:
                         rest.append((hs, nxt, k))
                         continue
-                    q = _SAFE if known else self.rank[k]
                 decided, rank = _take(hero_chooses, rank, q)
                 if decided != _NONE:
                     break
             if decided == _NONE:
                 if rest:
-                    o = _Option(hero_chooses, rank, rest)
                     # Likeliest to decide the position first: the hero best off when it leads, worst off otherwise.
                     counts = [_standing(kid[0], hero) for kid in rest]
-                    o.order = (min(counts) if hero_chooses else max(counts)) * (1 if hero_moves else -1)
-                    opts.append(o)
+                    order = (min(counts) if hero_chooses else max(counts)) * (1 if hero_moves else -1)
+                    opts.append(_Option(hero_chooses, rank, rest, order))
                     continue
                 decided = rank if hero_chooses else _SAFE
             nv, node_rank = _take(hero_moves, node_rank, decided)
@@ -1002,24 +1011,17 @@ class Solver:
             return [(hs, _SAFE if sv.safe(hs, a, hero) else _LOST)]
         out: list[tuple[Hands, int]] = []
         if not self.undeclared:
-            n = len(hs)
-            rest = list(hs)
-            rest[a] &= ~lead
-            two = _holders(rest) <= 2  # Two holders from here on: the dominances hold.
+            # Two holders from here on (the attacker leads its last cards): the dominances hold.
+            two = _holders(hs) - (hs[a] == lead) <= 2
             defs = self._dopts(lead, hs[d]) if two else self._defence_masks(hs[d], lead, _others(hs, d) | lead)
             for beaten, beaters in defs:
-                after = rest[:]
-                taken = lead & ~beaten
-                after[d] = (hs[d] & ~beaters) | taken
+                after, nxt = self._resolve_masks(hs, a, d, lead, beaten, beaters)
                 if not after[hero]:
                     out.append((hs, _SAFE))
-                elif _holders(after) <= 1:
+                elif nxt < 0:
                     out.append((hs, _LOST))
                 else:
-                    nxt = d if not taken else (d + 1) % n
-                    while not after[nxt]:
-                        nxt = (nxt + 1) % n
-                    out.append((tuple(after), nxt))
+                    out.append((after, nxt))
             return out
         for r in self.replies(hs, a, lead):
             if not r.hands[hero]:
@@ -1060,12 +1062,9 @@ class Solver:
         """
         self.searches += 1
         mtable = self.mtable
-        ranks = self.rank
         first = self._open(root, hands, attacker, hero, 0)
         if not isinstance(first, _Frame):
-            mtable[root] = first == _SAFE
-            if first != _SAFE:
-                ranks[root] = first
+            self._store(root, first)
             return
         on_path: dict[tuple[object, ...], int] = {root: 0}
         kept: dict[tuple[object, ...], _Group] = {}  # Safe positions kept back, with the group holding them.
@@ -1079,10 +1078,8 @@ class Solver:
                 if f.ki < len(o.kids):
                     hs, nxt, k = o.kids[f.ki]
                     f.ki += 1
-                    known = mtable.get(k)  # Perhaps decided since the position was opened.
-                    if known is not None:
-                        v = _SAFE if known else ranks[k]
-                    else:
+                    v = self._stored(k)  # Perhaps decided since the position was opened.
+                    if v == _NONE:
                         g = _alive(kept.get(k))
                         i = on_path.get(k, -1)
                         if g is not None or i >= 0:
@@ -1098,9 +1095,7 @@ class Solver:
                                 on_path[k] = len(stack)
                                 stack.append(opened)
                                 continue
-                            mtable[k] = opened == _SAFE
-                            if opened != _SAFE:
-                                ranks[k] = opened
+                            self._store(k, opened)
                             v = opened
                     continue
                 ov = o.rank if o.hero_chooses else _SAFE  # Every reply taken, none settled it.
@@ -1124,8 +1119,7 @@ class Solver:
             del on_path[f.key]
             here = f.idx
             if nv != _SAFE:
-                mtable[f.key] = False
-                ranks[f.key] = nv
+                self._store(f.key, nv)
                 for g in f.groups:
                     if here in g.mask:
                         g.dead = True
