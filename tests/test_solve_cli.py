@@ -127,6 +127,15 @@ def test_human_readable_account(tmp_path: Path) -> None:
     assert lost.stdout.rstrip().splitlines()[-1].startswith("Seat 0 is left holding Q♠")
 
 
+def test_a_line_that_ends_with_the_solved_seat_out(tmp_path: Path) -> None:
+    """Three seats: the line stops once seat 0 is out, and says so, not that play goes round for ever."""
+    r = run("solve", "5_.sQd8c8-.hQd2K-.h3d4T__c_l0", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.rstrip().splitlines()
+    assert "seat 0 leads 8♦ and is out" in r.stdout
+    assert lines[-1] == "The line stops here: seat 0 is out, so it cannot be the Mustamaija."
+
+
 def test_a_record_whose_talon_is_empty(tmp_path: Path) -> None:
     """A record played to a talon-empty lead position is solved as that position."""
     rng = random.Random(5)

@@ -353,7 +353,11 @@ def describe_solution(state: State, result: SolveResult) -> Iterator[str]:
 
 
 def narrate_line(state: State, line: list[Any]) -> Iterator[str]:
-    """Yield the principal line turn by turn, ending with who is left holding Q♠."""
+    """Yield the principal line turn by turn, ending with who is left holding Q♠, or why the line stops.
+
+    The line is the solver's for the position's attacker: it stops when the
+    deal is over, when that seat is out, or when play goes round for ever.
+    """
     s = state.copy()
     turn = 0
     text = ""
@@ -387,6 +391,9 @@ def narrate_line(state: State, line: list[Any]) -> Iterator[str]:
     if s.is_over:
         loser = s.loser
         yield f"Seat {loser} is left holding Q♠ ({CardSet(s.hands[loser]).unicode()}): the Mustamaija."
+    elif not s.hands[state.attacker]:
+        # The solver's line ends once the seat it solves for is out: whoever is left, it is not the loser.
+        yield f"The line stops here: seat {state.attacker} is out, so it cannot be the Mustamaija."
     else:
         holder = next(seat for seat in range(s.n) if s.hands[seat] >> QS & 1)
         yield (f"The line stops here with Q♠ in seat {holder}'s hand: from now on play can go round for ever, "
