@@ -22,6 +22,7 @@ import random
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from mustamaija.core.draws import shuffle
 from mustamaija.core.errors import CardError
 
 __all__ = [
@@ -354,7 +355,7 @@ def cards_mask(cards: CardsLike | int) -> int:
 def shuffled_pack(rng: random.Random) -> tuple[Card, ...]:
     """Return the 52 cards shuffled by ``rng``, top card first: every game's shuffle, so a seed deals alike."""
     deck = list(range(52))
-    rng.shuffle(deck)
+    shuffle(rng, deck)
     return tuple(deck)
 
 

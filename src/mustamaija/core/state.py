@@ -25,6 +25,7 @@ from types import GetSetDescriptorType, MemberDescriptorType
 from typing import Any, ClassVar, Self
 
 from mustamaija.core.cards import cards_of
+from mustamaija.core.draws import below
 from mustamaija.core.errors import CardError, IllegalActionError
 from mustamaija.core.history import History, Log, entry_action
 
@@ -160,7 +161,8 @@ class StepState:
         ``range(count)`` picks the same index as ``choice`` of a list of that
         length), but with no list per step, and no legality check but one bit
         of the mask already computed. In the compiled build the whole loop
-        runs in C but for the generator's calls.
+        runs in C but for the generator's calls, which skip ``choice``'s
+        Python frames (:func:`mustamaija.core.draws.below`).
 
         >>> from mustamaija.core.registry import DEFAULT_GAME, get_game
         >>> a, b = get_game(DEFAULT_GAME).deal(4, seed=5), get_game(DEFAULT_GAME).deal(4, seed=5)
@@ -170,12 +172,11 @@ class StepState:
         >>> a.play_out_randomly(ra) > 0, a == b, ra.random() == rb.random()
         (True, True, True)
         """
-        choose = rng.choice
         over = self.OVER_PHASE
         steps = 0
         while self.phase != over:
             mask = self.legal_mask()
-            skip = choose(range(mask.bit_count()))
+            skip = below(rng, mask.bit_count())
             while skip:
                 mask &= mask - 1
                 skip -= 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from mustamaija.core.draws import below
 from mustamaija.core.protocol import GameView as View
 
 
@@ -27,4 +28,4 @@ class RandomPlayer:
         legal = view.legal_actions()
         if not legal:
             raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
-        return self.rng.choice(legal)
+        return legal[below(self.rng, len(legal))]  # What rng.choice(legal) draws, with fewer calls.

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 
 from mustamaija.core.cards import cards_of
+from mustamaija.core.draws import shuffle
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 
@@ -31,7 +32,7 @@ def sample_state(view: View, rng: random.Random) -> State:
     """Return a full state drawn uniformly among those the view cannot tell apart from the truth."""
     n = view.players
     pool = cards_of(view.unseen)
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     hands = list(view.known)
     if view.seat is not None:
         hands[view.seat] = view.hand

@@ -35,6 +35,7 @@ from mustamaija.core.cards import (
     parse_card,
     parse_suit,
 )
+from mustamaija.core.draws import below
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RulesError
 from mustamaija.core.state import StepState, passes
 from mustamaija.games.mustamaija import legality as L
@@ -199,7 +200,7 @@ class State(StepState):
         rng = random.Random(seed)
         deck = shuffled_deck(rng)
         if dealer is None:
-            dealer = rng.randrange(players) if isinstance(players, int) and players > 0 else 0
+            dealer = below(rng, players) if isinstance(players, int) and players > 0 else 0
         return cls.deal(players, deck, rules, dealer)
 
     @classmethod

@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from mustamaija.core.cards import cards_of
+from mustamaija.core.draws import shuffle
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.players.ismcts_policy import RolloutPolicy, fast_step, random_step
 from mustamaija.games.mustamaija.sampling import sample_state
@@ -153,7 +154,7 @@ class Determiniser:
     def draw(self, rng: random.Random) -> State:
         """Return a new state with the unseen cards dealt at random."""
         pool = self._pool[:]
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         hands = self._hands[:]
         k = 0
         for s, need in self._fill:
