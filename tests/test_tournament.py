@@ -358,3 +358,17 @@ def test_cli_table_rules_json_and_errors(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "one bot spec per seat" in bad.stderr
     unknown = _cli("tournament", "--players", "2", "--bots", "nobody,random", "--deals", "1", cwd=tmp_path)
     assert unknown.returncode == 2 and "unknown Mustamaija bot 'nobody'" in unknown.stderr
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_levels_stand_for_their_bots_in_a_lineup(name: str) -> None:
+    from mustamaija.cli.tournament import _lineup
+
+    game = get_game(name)
+    levels = game.levels
+    lineup = _lineup("Medium, easy*2, search", 4, game)
+    assert lineup == [levels["medium"], levels["easy"], levels["easy"], "pimc"]
+    assert _lineup("expert,hard", 2, game) == [levels["expert"], levels["hard"]]
+    assert _lineup("heuristic:end_suit=0.5,random*2", 3, game) == ["heuristic:end_suit=0.5", "random", "random"]
+    for spec in lineup:
+        assert make_bot(spec, 1, game).name

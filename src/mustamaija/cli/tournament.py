@@ -4,9 +4,12 @@
 registered bot name, optionally with factory parameters separated by colons
 (``name:key=value:key=value``), an outside bot named by its code
 (``mybots:Eager``, importable from the current folder or ``PYTHONPATH``), and
-``SPEC*K`` repeats a spec for K seats::
+``SPEC*K`` repeats a spec for K seats. A level (``easy``, ``medium``,
+``hard``, ``expert``: docs/strength.md) stands for the game's bot of that
+level, and the report names that bot::
 
     mustamaija tournament --players 4 --bots heuristic,random*3 --deals 2000 --jobs 2
+    mustamaija tournament --players 2 --bots expert,hard --deals 500 --jobs 2
 
 ``--game`` chooses the game (its bots, its rules: ``--preset`` or ``--rules``
 JSON); the report gives loss rates or mean points per deal, as the game
@@ -27,6 +30,7 @@ from mustamaija.cli.progress import deal_progress
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import get_game
+from mustamaija.players.levels import resolve_level
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,7 +45,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     add_game_arguments(p)
     p.add_argument("--bots", default=None,
-                   help="comma-separated bot specs, one per seat (default: the game's medium level, then random)")
+                   help="comma-separated bot specs or levels (easy, medium, hard, expert), one per seat, NAME*K for K "
+                   "seats (default: the game's medium level, then random)")
     p.add_argument("--deals", type=int, default=200, help="number of deals, each played once per rotation (default 200)")
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     p.add_argument("--jobs", type=int, default=1,
@@ -69,9 +74,9 @@ def _lineup(text: str | None, players: int, game: Game) -> list[str]:
             raise MustamaijaError(f"bad --bots {text!r}: an empty bot spec")
         spec, star, count = part.rpartition("*")
         if star and count.strip().isdigit():
-            out.extend([spec.strip()] * int(count))
+            out.extend([resolve_level(spec, game)] * int(count))
         else:
-            out.append(part)
+            out.append(resolve_level(part, game))
     return out
 
 
