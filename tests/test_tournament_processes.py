@@ -106,3 +106,31 @@ def test_a_failing_bot_stops_the_tournament_and_its_workers(start: Starter, tmp_
     assert proc.returncode != 0
     assert b"this bot gives up" in err
     _assert_group_empty(proc.pid)
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_stopping_a_pool_ends_a_worker_it_has_not_recorded_yet() -> None:
+    # A worker started just as Ctrl-C arrives may run before the pool records it; it must be stopped all the same,
+    # or the command waits for it at exit: the likely cause of a hang of the test above, seen once under load.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from mustamaija.tournament.backends import pool_processes, stop_workers
+
+    spared = set(multiprocessing.active_children())
+    pool = ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn"))
+    for _ in range(2):
+        pool.submit(_sleep, 60.0)
+    deadline = time.monotonic() + 60
+    while len(pool._processes) < 2 and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        time.sleep(0.05)
+    hidden = pool._processes.pop(next(iter(pool._processes)))  # type: ignore[attr-defined]
+    assert hidden not in pool_processes(pool) and hidden in pool_processes(pool, spared)
+    began = time.monotonic()
+    stop_workers(pool, spared=spared)
+    assert not hidden.is_alive() and time.monotonic() - began < 10
+    assert not [p for p in multiprocessing.active_children() if p is hidden]

@@ -29,8 +29,9 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from types import FrameType
 from typing import Any, Final, Protocol
@@ -89,6 +90,7 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
     done = 0
     paths = import_paths()
     context = multiprocessing.get_context("spawn")
+    spared = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start)
     try:
         with _terminated_as_exit():
@@ -102,7 +104,7 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
                 if progress is not None:
                     progress(done, total)
     except BaseException:
-        stop_workers(pool)
+        stop_workers(pool, spared=spared)
         raise
     pool.shutdown(wait=True)
     return games
@@ -113,14 +115,30 @@ def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
+def pool_processes(pool: ProcessPoolExecutor, spared: Collection[BaseProcess] | None = None) -> list[BaseProcess]:
+    """Return a pool's worker processes, read before its shutdown drops them.
+
+    The pool's own list is private (Python 3.14 adds ``terminate_workers``), and a worker started just
+    as Ctrl-C arrived may be running without being in it yet (the pool records a process after starting
+    it). Such a worker ignores Ctrl-C and would keep the command from exiting, which waits for its
+    children: so, given ``spared`` (this process's children from before the pool existed), every other
+    child counts as the pool's too.
+    """
+    found: dict[int | None, BaseProcess] = dict(getattr(pool, "_processes", None) or {})
+    if spared is not None:
+        for child in multiprocessing.active_children():
+            if child not in spared:
+                found.setdefault(child.pid, child)
+    return list(found.values())
+
+
+def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0, spared: Collection[BaseProcess] | None = None) -> None:
     """Cancel a pool's queued work and end its worker processes now (terminate, then kill), reaping every one.
 
     ``shutdown`` alone waits for the batches being played, which may take
     minutes; an interrupted or failed tournament must leave no process behind.
     """
-    # The pool's processes are private (Python 3.14 adds terminate_workers); they are read before shutdown drops them.
-    processes = list((getattr(pool, "_processes", None) or {}).values())
+    processes = pool_processes(pool, spared)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
