@@ -55,6 +55,13 @@ def start(tmp_path: Path) -> Iterator[Callable[[list[str]], subprocess.Popen[byt
             os.kill(pid, signal.SIGKILL)
 
 
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:120]
+    except OSError:
+        return b"(gone)"
+
+
 def _wait_for_workers(proc: subprocess.Popen[bytes], count: int) -> None:
     deadline = time.monotonic() + 60
     while len(_group(proc.pid)) < count + 1:
@@ -78,7 +85,14 @@ def test_an_interrupted_tournament_stops_its_workers_at_once(sig: signal.Signals
     _wait_for_workers(proc, 2)
     began = time.monotonic()
     proc.send_signal(sig)
-    proc.communicate(timeout=30)
+    try:
+        proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        # Say what was still running and what the command had printed, for a hang seen only under CI's load.
+        left = [(pid, _command_line(pid)) for pid in _group(proc.pid)]
+        os.kill(proc.pid, signal.SIGKILL)
+        _, err = proc.communicate(timeout=30)
+        pytest.fail(f"the command did not end within 30 s of the signal; still running: {left}; stderr: {err[-2000:]!r}")
     assert time.monotonic() - began < 10, "the command waited for its workers' batches"
     assert proc.returncode != 0
     _assert_group_empty(proc.pid)
