@@ -68,6 +68,11 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
     if not (_FAST and type(rng) is random.Random):
         rng.shuffle(items)
         return
+    getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
-        j = _below_fast(rng, i + 1)
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
