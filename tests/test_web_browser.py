@@ -202,7 +202,7 @@ def _defend_by_keyboard(page: Page) -> bool:
 def _defend(page: Page) -> None:
     """Beat what the highlighted cards can beat, pairing by clicks; leave the rest to be picked up."""
     for _ in range(13):
-        playable = page.locator("#hand button.card.playable:not(.selected)")
+        playable = page.locator("#hand button.card.playable:not(.selected):not(.used)")
         if playable.count() == 0:
             break
         playable.first.click()
@@ -430,6 +430,33 @@ def test_a_double_click_leads_a_card_alone(server: str, browser: Browser) -> Non
         arg=played)
     mine = next(e for e in page.evaluate("window.mustamaija.log")[played:] if e["kind"] == "action")
     assert mine["seat"] == 0 and mine["action"] == {"lead": [card]}, mine
+    page.close()
+    assert not errors, errors
+
+
+def test_a_click_from_the_last_turn_does_not_make_a_double_click(server: str, browser: Browser) -> None:
+    # A click in a defence and a click on the same card at the next lead, within the double-click time,
+    # led that card alone: the second click of a double click must come in the same turn.
+    errors: list[str] = []
+    page, _ = _seat_page(server, browser, {"players": 2, "deals": 1, "seats": [
+        {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+    _watch_errors(page, errors)
+    for _ in range(40):
+        assert _wait_turn_or_end(page) == "turn", "the deal ended before seat 0 had a lead"
+        if _state(page)["state"]["legal"]["kind"] == "lead":
+            break
+        _defend(page)
+        page.wait_for_function("() => !window.mustamaija.pending")
+    card = page.locator("#hand button.card.playable").first.get_attribute("data-card")
+    button = page.locator(f'#hand button.card[data-card="{card}"]')
+    played = len(page.evaluate("window.mustamaija.log"))
+    button.click()
+    page.evaluate("window.mustamaija.layout.newState()")  # What a new state does between two turns.
+    button.click()
+    assert not page.evaluate("window.mustamaija.pending"), "the second click led the card instead of choosing it"
+    assert page.evaluate("(c) => window.mustamaija.choice.sel.has(c)", card)
+    assert button.get_attribute("aria-pressed") == "true"
+    assert len(page.evaluate("window.mustamaija.log")) == played
     page.close()
     assert not errors, errors
 

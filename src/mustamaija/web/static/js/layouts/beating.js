@@ -657,7 +657,11 @@ export function createLayout(ctx) {
     logTitle: "Deal log",
     extraTitle: "Memory",
     clear: () => choice.clear(),
-    newState: () => choice.clear(),
+    newState: () => {
+      // A double click is two clicks on one decision: a click from the last turn must not lead this turn's card.
+      choice.clear();
+      lastClick = { card: null, at: -Infinity };
+    },
     describeEvent: (ev, meta) => describeEvent(ev, meta, app.seat),
     describeAction: (action) => describeAction(action, "You").text.replace(/^You /, ""),
     turnText() {
