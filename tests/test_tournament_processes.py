@@ -137,7 +137,7 @@ def test_stopping_a_pool_ends_a_worker_it_has_not_recorded_yet() -> None:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from mustamaija.tournament.backends import pool_processes, stop_workers
+    from mustamaija.workers import pool_processes, stop_workers
 
     spared = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn"))

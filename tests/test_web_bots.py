@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -11,6 +10,7 @@ from mustamaija.core.protocol import Game
 from mustamaija.core.registry import games, get_game
 from mustamaija.web.bots import BotRunner, bot_action, cheap_action, check_bot, is_cheap, levels_json
 from mustamaija.web.errors import ApiError
+from mustamaija.workers import WorkerPool, pool_processes
 
 GAMES = [g.name for g in games()]
 SEARCH = {"mustamaija": "ismcts:iters=30", "black-maria": "pimc:samples=2"}
@@ -75,7 +75,11 @@ def test_cheap_bots_choose_at_once_and_search_bots_in_processes(game: Game) -> N
     runner = BotRunner(workers=1)
     try:
         searched = asyncio.run(runner.choose(game.name, record.to_json(), state.to_act, SEARCH[game.name], 1))
-        assert isinstance(runner._processes, ProcessPoolExecutor)
+        pool = runner._processes
+        assert isinstance(pool, WorkerPool)
+        workers = pool_processes(pool.executor, pool.spared)
+        assert len(workers) == 1 and workers[0].is_alive()
     finally:
         runner.close()
+    assert runner._processes is None and not workers[0].is_alive() and workers[0].exitcode is not None
     assert state.can_play(game.action_from_json(searched, 3))

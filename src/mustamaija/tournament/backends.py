@@ -24,24 +24,23 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
 import os
 import signal
 import threading
 import time
-from collections.abc import Collection, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing.process import BaseProcess
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
 from types import FrameType
 from typing import Any, Final, Protocol
 
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.tournament.runner import GameResult, ProgressFn, TournamentSettings, import_paths, use_import_paths, write_record
+from mustamaija.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BACKENDS", "Backend", "get_backend", "run_local", "run_ray", "stop_workers"]
+__all__ = ["BACKENDS", "Backend", "get_backend", "run_local", "run_ray"]
 
 
 class Backend(Protocol):
@@ -89,9 +88,8 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
         return games
     done = 0
     paths = import_paths()
-    context = multiprocessing.get_context("spawn")
-    spared = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start)
+    workers = WorkerPool(jobs)
+    pool = workers.executor
     try:
         with _terminated_as_exit():
             pending: set[Future[list[tuple[GameResult, str | None]]]] = {
@@ -104,51 +102,10 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
                 if progress is not None:
                     progress(done, total)
     except BaseException:
-        stop_workers(pool, spared=spared)
+        workers.stop()
         raise
-    pool.shutdown(wait=True)
+    workers.shutdown()
     return games
-
-
-def _worker_start() -> None:
-    """Let a worker ignore Ctrl-C, which reaches the whole process group: the command stops its workers itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def pool_processes(pool: ProcessPoolExecutor, spared: Collection[BaseProcess] | None = None) -> list[BaseProcess]:
-    """Return a pool's worker processes, read before its shutdown drops them.
-
-    The pool's own list is private (Python 3.14 adds ``terminate_workers``), and a worker started just
-    as Ctrl-C arrived may be running without being in it yet (the pool records a process after starting
-    it). Such a worker ignores Ctrl-C and would keep the command from exiting, which waits for its
-    children: so, given ``spared`` (this process's children from before the pool existed), every other
-    child counts as the pool's too.
-    """
-    found: dict[int | None, BaseProcess] = dict(getattr(pool, "_processes", None) or {})
-    if spared is not None:
-        for child in multiprocessing.active_children():
-            if child not in spared:
-                found.setdefault(child.pid, child)
-    return list(found.values())
-
-
-def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0, spared: Collection[BaseProcess] | None = None) -> None:
-    """Cancel a pool's queued work and end its worker processes now (terminate, then kill), reaping every one.
-
-    ``shutdown`` alone waits for the batches being played, which may take
-    minutes; an interrupted or failed tournament must leave no process behind.
-    """
-    processes = pool_processes(pool, spared)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    deadline = time.monotonic() + grace
-    for process in processes:
-        process.join(max(0.0, deadline - time.monotonic()))
-        if process.is_alive():
-            process.kill()
-            process.join()
 
 
 @contextlib.contextmanager

@@ -18,7 +18,6 @@ interpreter lock.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
@@ -30,6 +29,7 @@ from mustamaija.players.levels import describe_bot, levels, make_player, resolve
 from mustamaija.players.play import next_action
 from mustamaija.players.registry import bot_names, parse_bot_spec
 from mustamaija.web.errors import ApiError
+from mustamaija.workers import WorkerPool
 
 __all__ = ["CHEAP_BOTS", "BotRunner", "bot_action", "cheap_action", "check_bot", "fair_bots", "is_cheap", "levels_json"]
 
@@ -146,14 +146,13 @@ class BotRunner:
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = max(1, workers)
-        self._processes: ProcessPoolExecutor | None = None
+        self._processes: WorkerPool | None = None
         self._turns: dict[str, tuple[asyncio.Lock, int]] = {}  # A table's lock, and the searches using it.
 
     def _process_pool(self) -> ProcessPoolExecutor:
         if self._processes is None:
-            # Spawn, not fork: the server has threads, and a forked child would inherit their locks.
-            self._processes = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-        return self._processes
+            self._processes = WorkerPool(self.workers)
+        return self._processes.executor
 
     async def choose(self, game: str, record: dict[str, Any], seat: int, spec: str, seed: int,
                      table: str = "") -> dict[str, Any]:
@@ -179,11 +178,6 @@ class BotRunner:
     def close(self) -> None:
         """Stop the pool: queued work is dropped, and search workers are stopped, not waited for."""
         if self._processes is not None:
-            workers = list(getattr(self._processes, "_processes", {}).values())
-            self._processes.shutdown(wait=False, cancel_futures=True)
             # A worker deep in a search would keep the server process waiting for it at exit.
-            for worker in workers:
-                worker.terminate()
-            for worker in workers:
-                worker.join(5)
+            self._processes.stop()
             self._processes = None

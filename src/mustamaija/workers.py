@@ -1,0 +1,87 @@
+"""Process pools that can be stopped at once: the tournament's ``--jobs`` workers and the web server's searches.
+
+``ProcessPoolExecutor.shutdown`` waits for the work being done, which may be
+minutes of search; an interrupted tournament or a stopping server must end its
+workers now and leave no process behind. :class:`WorkerPool` starts spawned
+workers that ignore Ctrl-C (a terminal's Ctrl-C reaches the whole process
+group, and the owner stops its workers itself) and :meth:`WorkerPool.stop`
+ends them: terminate, then kill, reaping every one.
+
+>>> pool = WorkerPool(1)
+>>> pool.executor.submit(pow, 2, 10).result()
+1024
+>>> pool.stop()
+>>> [p for p in pool_processes(pool.executor, pool.spared) if p.is_alive()]
+[]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+from collections.abc import Collection
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.process import BaseProcess
+
+__all__ = ["WorkerPool", "pool_processes", "stop_workers"]
+
+
+def _ignore_interrupts() -> None:
+    """Let a worker ignore Ctrl-C, which reaches the whole process group: the pool's owner stops its workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class WorkerPool:
+    """A pool of spawned worker processes, which ignore Ctrl-C, and which :meth:`stop` ends at once.
+
+    Spawned, not forked: the owner may have threads (the web server has), and a forked child
+    would inherit their locks.
+    """
+
+    def __init__(self, workers: int) -> None:
+        #: This process's children from before the pool existed: :meth:`stop` leaves them alone.
+        self.spared: frozenset[BaseProcess] = frozenset(multiprocessing.active_children())
+        #: The executor to submit work to.
+        self.executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_ignore_interrupts)
+
+    def stop(self, grace: float = 5.0) -> None:
+        """Drop the queued work and end the workers now (see :func:`stop_workers`)."""
+        stop_workers(self.executor, grace, self.spared)
+
+    def shutdown(self) -> None:
+        """Wait for the work submitted, then end the workers: the end of a pool whose work is all done."""
+        self.executor.shutdown(wait=True)
+
+
+def pool_processes(pool: ProcessPoolExecutor, spared: Collection[BaseProcess] | None = None) -> list[BaseProcess]:
+    """Return a pool's worker processes, read before its shutdown drops them.
+
+    The pool's own list is private (Python 3.14 adds ``terminate_workers``), and a worker started just
+    as Ctrl-C arrived may be running without being in it yet (the pool records a process after starting
+    it). Such a worker ignores Ctrl-C and would keep the owner from exiting, which waits for its
+    children: so, given ``spared`` (this process's children from before the pool existed), every other
+    child counts as the pool's too.
+    """
+    found: dict[int | None, BaseProcess] = dict(getattr(pool, "_processes", None) or {})
+    if spared is not None:
+        for child in multiprocessing.active_children():
+            if child not in spared:
+                found.setdefault(child.pid, child)
+    return list(found.values())
+
+
+def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0, spared: Collection[BaseProcess] | None = None) -> None:
+    """Cancel a pool's queued work and end its worker processes now (terminate, then kill), reaping every one."""
+    processes = pool_processes(pool, spared)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    deadline = time.monotonic() + grace
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join()
