@@ -41,7 +41,6 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from mustamaija.core.draws import below
 from mustamaija.core.protocol import Game, GameState
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 from mustamaija.envs.aec import mask_array
@@ -138,8 +137,7 @@ class SingleAgentEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             if bot.__class__ is RandomPlayer:
                 # The uniformly random player reads nothing but the legal steps of its view, which are the
                 # state's for the seat to act: its own choice among them, without building the view.
-                legal = state.legal_actions()
-                state.apply(legal[below(bot.rng, len(legal))])
+                state.apply(bot.choose(state.legal_actions()))
             elif getattr(bot, "sees_all", False):
                 # An open-hand bot (an upper bound for experiments) gets the true state, as in tournaments.
                 state.apply(bot.act_open(state.copy()))

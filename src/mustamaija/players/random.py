@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from mustamaija.core.draws import below
 from mustamaija.core.protocol import GameView as View
@@ -28,4 +29,8 @@ class RandomPlayer:
         legal = view.legal_actions()
         if not legal:
             raise ValueError(f"seat {view.seat} has nothing to do: it is seat {view.to_act}'s turn")
+        return self.choose(legal)
+
+    def choose(self, legal: Sequence[int]) -> int:
+        """Return one of ``legal`` (not empty), uniformly: what :meth:`act` plays given its view's legal steps."""
         return legal[below(self.rng, len(legal))]  # What rng.choice(legal) draws, with fewer calls.
