@@ -102,6 +102,18 @@ def test_an_interrupted_tournament_stops_its_workers_at_once(sig: signal.Signals
     _assert_group_empty(proc.pid)
 
 
+def test_workers_end_with_a_command_killed_outright(start: Starter) -> None:
+    # kill -9 (or the OOM killer) gives the command no chance to stop its workers: they must end on their own,
+    # not live on blocked on a queue whose both ends they hold.
+    proc = start(_SLOW)
+    _wait_for_workers(proc, 2)
+    workers = [pid for pid in _group(proc.pid) if pid != proc.pid]
+    proc.kill()
+    proc.communicate(timeout=30)
+    _assert_group_empty(proc.pid)
+    assert workers
+
+
 def test_a_finished_tournament_leaves_no_process(start: Starter) -> None:
     proc = start(["--bots", "heuristic,random", "--players", "2", "--deals", "20", "--jobs", "2"])
     out, err = proc.communicate(timeout=120)

@@ -4,8 +4,8 @@
 minutes of search; an interrupted tournament or a stopping server must end its
 workers now and leave no process behind. :class:`WorkerPool` starts spawned
 workers that ignore Ctrl-C (a terminal's Ctrl-C reaches the whole process
-group, and the owner stops its workers itself) and :meth:`WorkerPool.stop`
-ends them: terminate, then kill, reaping every one.
+group, and the owner stops its workers itself) and end with their owner;
+:meth:`WorkerPool.stop` ends them: terminate, then kill, reaping every one.
 
 >>> pool = WorkerPool(1)
 >>> pool.executor.submit(pow, 2, 10).result()
@@ -18,7 +18,10 @@ ends them: terminate, then kill, reaping every one.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
+import threading
 import time
 from collections.abc import Collection
 from concurrent.futures import ProcessPoolExecutor
@@ -27,9 +30,22 @@ from multiprocessing.process import BaseProcess
 __all__ = ["WorkerPool", "pool_processes", "stop_workers"]
 
 
-def _ignore_interrupts() -> None:
-    """Let a worker ignore Ctrl-C, which reaches the whole process group: the pool's owner stops its workers."""
+def _start_worker() -> None:
+    """Make a worker ignore Ctrl-C, and end when its owner ends, however that happens.
+
+    Ctrl-C reaches the whole process group: the pool's owner stops its workers itself. An owner
+    killed outright (``kill -9``, the OOM killer) cannot, and a worker would live on, blocked on
+    a queue it holds both ends of; so a thread waits for the owner's end and then ends the worker.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    owner = multiprocessing.parent_process()
+    if owner is not None:
+        threading.Thread(target=_end_with, args=(owner.sentinel,), name="end-with-owner", daemon=True).start()
+
+
+def _end_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)
 
 
 class WorkerPool:
@@ -44,7 +60,7 @@ class WorkerPool:
         self.spared: frozenset[BaseProcess] = frozenset(multiprocessing.active_children())
         #: The executor to submit work to.
         self.executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_ignore_interrupts)
+                                            initializer=_start_worker)
 
     def stop(self, grace: float = 5.0) -> None:
         """Drop the queued work and end the workers now (see :func:`stop_workers`)."""
