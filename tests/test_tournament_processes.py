@@ -21,6 +21,9 @@ import pytest
 Starter = Callable[[list[str]], "subprocess.Popen[bytes]"]
 
 _SLOW = ["--bots", "pimc:iters=400,heuristic", "--players", "2", "--deals", "2000", "--jobs", "2"]
+_BUSY = ["--bots", "random,random", "--players", "2", "--deals", "400000", "--jobs", "2"]
+"""Batches done every few milliseconds: the command is nearly always collecting results or waiting for the next,
+so a signal lands inside ``concurrent.futures.wait`` (which once left a future's lock held: a hang at exit)."""
 
 
 def _group(pgid: int) -> list[int]:
@@ -79,9 +82,10 @@ def _assert_group_empty(pgid: int, within: float = 15.0) -> None:
     assert not left, f"processes left behind: {left}"
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_an_interrupted_tournament_stops_its_workers_at_once(sig: signal.Signals, start: Starter) -> None:
-    proc = start(_SLOW)
+@pytest.mark.parametrize(("sig", "lineup"), [(signal.SIGINT, _SLOW), (signal.SIGTERM, _SLOW), (signal.SIGINT, _BUSY),
+                                             (signal.SIGTERM, _BUSY)], ids=["SIGINT", "SIGTERM", "SIGINT-busy", "SIGTERM-busy"])
+def test_an_interrupted_tournament_stops_its_workers_at_once(sig: signal.Signals, lineup: list[str], start: Starter) -> None:
+    proc = start(lineup)
     _wait_for_workers(proc, 2)
     began = time.monotonic()
     proc.send_signal(sig)
@@ -136,6 +140,19 @@ def test_a_failing_bot_stops_the_tournament_and_its_workers(start: Starter, tmp_
     assert proc.returncode != 0
     assert b"this bot gives up" in err
     _assert_group_empty(proc.pid)
+
+
+def test_a_signal_while_collecting_is_raised_between_two_waits() -> None:
+    from mustamaija.tournament.backends import _signals_as_flags
+
+    with _signals_as_flags() as caught:
+        os.kill(os.getpid(), signal.SIGINT)  # Handled at once, in this (the main) thread: nothing is raised here.
+        time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGTERM)  # The first signal caught is the one that counts.
+        time.sleep(0.01)
+        with pytest.raises(KeyboardInterrupt):
+            caught.raise_if_any()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def _sleep(seconds: float) -> float:

@@ -91,15 +91,16 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
     workers = WorkerPool(jobs)
     pool = workers.executor
     try:
-        with _terminated_as_exit():
+        with _signals_as_flags() as caught:
             pending: set[Future[list[tuple[GameResult, str | None]]]] = {
                 pool.submit(_play_batch, settings, batch, with_records, paths) for batch in _batches(total, jobs)
             }
             while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                finished, pending = wait(pending, timeout=_POLL, return_when=FIRST_COMPLETED)
+                caught.raise_if_any()
                 for f in finished:
                     done += _collect(f.result(), settings, out_dir, games)
-                if progress is not None:
+                if finished and progress is not None:
                     progress(done, total)
     except BaseException:
         workers.stop()
@@ -108,21 +109,49 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
     return games
 
 
+_POLL: Final = 0.2
+"""Seconds between looks at the signals caught while waiting for the workers' results."""
+
+
+class _Caught:
+    """The stopping signal caught while a block runs, if any, to be raised where it is safe."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def catch(self, signum: int, _frame: FrameType | None) -> None:
+        if self.signum is None:
+            self.signum = signum
+
+    def raise_if_any(self) -> None:
+        """Raise what the signal caught stands for: ``KeyboardInterrupt`` for Ctrl-C, ``SystemExit`` for the others."""
+        if self.signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        if self.signum is not None:
+            raise SystemExit(128 + self.signum)
+
+
 @contextlib.contextmanager
-def _terminated_as_exit() -> Iterator[None]:
-    """Turn SIGTERM into ``SystemExit`` while the block runs (main thread only), so that the workers are stopped."""
+def _signals_as_flags() -> Iterator[_Caught]:
+    """Catch Ctrl-C and SIGTERM as flags while the block runs (main thread only), for the block to raise at a safe point.
+
+    Python raises ``KeyboardInterrupt`` wherever the main thread is, also
+    halfway through taking the locks of the futures being waited for
+    (``concurrent.futures.wait``): a lock left held there blocks the pool's
+    manager thread when it settles that future, and the interpreter joins
+    that thread at exit, for ever. So the signal only sets a flag, and the
+    loop raises between two waits, holding no lock.
+    """
+    caught = _Caught()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield caught
         return
-
-    def _exit(signum: int, _frame: FrameType | None) -> None:
-        raise SystemExit(128 + signum)
-
-    before = signal.signal(signal.SIGTERM, _exit)
+    before = {signum: signal.signal(signum, caught.catch) for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield
+        yield caught
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def ray_token_path() -> Path | None:
