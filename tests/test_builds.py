@@ -27,7 +27,7 @@ from mustamaija.build import BUILD_ENV, COMPILED, which
 ROOT = Path(__file__).resolve().parent.parent
 
 ENGINE_TESTS = {
-    "rules": ["test_cards.py", "test_legality.py", "test_rules_scenarios.py", "test_bm_rules.py", "test_bm_legality.py",
+    "rules": ["test_bits.py", "test_cards.py", "test_legality.py", "test_rules_scenarios.py", "test_bm_rules.py", "test_bm_legality.py",
               "test_state_fast_paths.py", "test_protocol.py"],
     "invariants": ["test_stateful.py", "test_invariants.py", "test_bm_invariants.py"],
     "records and views": ["test_golden.py", "test_bm_golden.py", "test_records.py", "test_bm_records.py", "test_views.py",

@@ -34,7 +34,7 @@ __all__ = ["BUILD_ENV", "COMPILED", "CORE_MODULES", "GAME_MODULES", "build_of", 
 BUILD_ENV: Final = "MUSTAMAIJA_BUILD"
 """The environment variable that picks the build: ``pure`` runs the sources even where compiled modules exist."""
 
-CORE_MODULES: Final = ("cards", "draws", "observation", "state")
+CORE_MODULES: Final = ("bits", "cards", "draws", "observation", "state")
 """The modules of ``mustamaija.core`` the install compiles."""
 
 GAME_MODULES: Final = ("legality", "state", "observation", "sampling", "solver", "players.heuristic")

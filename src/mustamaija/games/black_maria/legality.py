@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from mustamaija.core.bits import popcount
 from mustamaija.core.cards import HEARTS, SUIT_MASKS, SUITS, card_name, cards_of
 from mustamaija.core.errors import IllegalActionError
 
@@ -48,7 +49,7 @@ def penalty_of(cards: int) -> int:
     >>> penalty_of(mask_of(parse_cards("QS KS AS 2H AH 2C")))
     32
     """
-    total = (cards & HEARTS_MASK).bit_count()
+    total = popcount(cards & HEARTS_MASK)
     if cards & 0x1C00:  # Q♠ K♠ A♠ are cards 10, 11, 12.
         total += 13 * (cards >> 10 & 1) + 10 * (cards >> 11 & 1) + 7 * (cards >> 12 & 1)
     return total
@@ -69,7 +70,7 @@ def pass_mask(hand: int, sel: int, count: int) -> int:
     >>> [card_name(c) for c in cards_of(pass_mask(mask_of(parse_cards("2S 3S 4S 5S")), 0, 3))]
     ['2S', '3S']
     """
-    need = count - sel.bit_count()
+    need = count - popcount(sel)
     if need <= 0:
         return 0
     free = hand & ~sel
@@ -97,7 +98,7 @@ def play_mask(hand: int, led: int, broken: bool, renege: bool) -> int:
 
 def check_pass(seat: int, hand: int, cards: int, count: int, players: int) -> None:
     """Raise :class:`IllegalActionError` unless ``seat`` may pass ``cards`` from ``hand`` (B3)."""
-    n = cards.bit_count()
+    n = popcount(cards)
     if n != count:
         raise IllegalActionError(
             "B3", f"with {players} players each seat passes {count} cards, but seat {seat} passes {n}"

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 
+from mustamaija.core.bits import popcount
 from mustamaija.core.cards import cards_of
 from mustamaija.core.history import Log
 from mustamaija.games.black_maria.actions import PASS_ENTRY, PLAY_ENTRY
@@ -93,7 +94,7 @@ def sample_state(view: View, rng: random.Random) -> State:
     allowed, room = [], []
     for s in range(n):
         allowed.append(0 if s == me else 0b1111 & ~view.voids[s])
-        room.append(0 if s == me else view.hand_sizes[s] - view.known[s].bit_count())
+        room.append(0 if s == me else view.hand_sizes[s] - popcount(view.known[s]))
     if view.phase == PASS:
         for s in range(n):
             allowed.append(0b1111)

@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
+from mustamaija.core.bits import popcount
 from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_name, cards_mask, cards_of, parse_card
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
 from mustamaija.core.state import StepState, passes
@@ -131,9 +132,9 @@ class State(StepState):
             raise RulesError(f"bad dealer {dealer!r}: expected a seat from 0 to {players - 1}")
         cards = tuple(_card(c) for c in deck)
         want = in_play(players)
-        if len(cards) != want.bit_count() or cards_mask(cards) != want:
+        if len(cards) != popcount(want) or cards_mask(cards) != want:
             raise CardError(
-                f"B1: a deck for {players} players must hold the {want.bit_count()} cards in play once each, "
+                f"B1: a deck for {players} players must hold the {popcount(want)} cards in play once each, "
                 f"got {len(cards)} cards"
             )
         s = cls()
@@ -275,7 +276,7 @@ class State(StepState):
             self._do_play(self.actor, step)
             return
         sel = self.sel | (1 << step)
-        if sel.bit_count() == self.k:
+        if popcount(sel) == self.k:
             self._do_pass(self.actor, sel)
         else:
             self.sel = sel

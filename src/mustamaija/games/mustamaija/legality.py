@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Final
 
+from mustamaija.core.bits import popcount
 from mustamaija.core.cards import QS, SPADES, SUIT_MASKS, SUITS, card_name, card_symbol, cards_of
 from mustamaija.core.errors import IllegalActionError
 from mustamaija.games.mustamaija.actions import DECLARE, STOP
@@ -136,7 +137,7 @@ def step_mask(
         if not sel:
             return hand | extra
         top = sel.bit_length() - 1
-        if sel.bit_count() >= limit:
+        if popcount(sel) >= limit:
             return 1 << STOP
         return (hand & SUIT_MASKS[top // 13] & ~((2 << top) - 1)) | (1 << STOP)
     avail = hand & ~used
@@ -164,7 +165,7 @@ def check_lead(seat: int, hand: int, cards: int, rules: Rules, defender_cards: i
         raise IllegalActionError(
             "M10", f"a lead must be all one suit: {card_name(first)} and {card_name(other)} differ{note}"
         )
-    n = cards.bit_count()
+    n = popcount(cards)
     if rules.max_lead is not None and n > rules.max_lead:
         raise IllegalActionError("max_lead", f"a lead of {n} cards exceeds the rule set's cap of {rules.max_lead}")
     if (talon_size == 0 or rules.attack_limit == "always") and n > defender_cards:

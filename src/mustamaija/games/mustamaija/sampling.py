@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 
+from mustamaija.core.bits import popcount
 from mustamaija.core.cards import cards_of
 from mustamaija.core.draws import shuffle
 from mustamaija.games.mustamaija.state import State
@@ -38,7 +39,7 @@ def sample_state(view: View, rng: random.Random) -> State:
         hands[view.seat] = view.hand
     k = 0
     for s in range(n):
-        need = view.hand_sizes[s] - hands[s].bit_count()
+        need = view.hand_sizes[s] - popcount(hands[s])
         for c in pool[k:k + need]:
             hands[s] |= 1 << c
         k += need

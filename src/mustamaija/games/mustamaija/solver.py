@@ -121,6 +121,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from mustamaija.core.bits import popcount
 from mustamaija.core.cards import ALL_CARDS, QS, SUIT_MASKS, card_name, cards_of
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.games.mustamaija import legality as L
@@ -291,8 +292,8 @@ def _take(hero_chooses: bool, rank: int, v: int) -> tuple[int, int]:
 
 def _standing(hands: Hands, hero: int) -> int:
     """Return how badly off the hero looks after a reply: its cards against the others' (for move ordering only)."""
-    h = hands[hero].bit_count()
-    return 4 * h - (sum(x.bit_count() for x in hands) - h)
+    h = popcount(hands[hero])
+    return 4 * h - (sum(popcount(x) for x in hands) - h)
 
 
 def _open_replies(o: _Option) -> tuple[int, int]:
@@ -474,11 +475,11 @@ class Solver:
             prefixes = [0]
             for c in run:
                 prefixes.append(prefixes[-1] | 1 << c)
-            masks = [m | p for m in masks for p in prefixes if (m | p).bit_count() <= cap]
+            masks = [m | p for m in masks for p in prefixes if popcount(m | p) <= cap]
         out = []
         for m in masks:
             if m:
-                score = ((m == cards) << 5) | (m.bit_count() << 1) | (not m & beatable)
+                score = ((m == cards) << 5) | (popcount(m) << 1) | (not m & beatable)
                 out.append(score << 54 | suit << 52 | m)
         out.sort(reverse=True)
         return out
@@ -490,7 +491,7 @@ class Solver:
         run count is enough (see the module docstring); with more holders, or
         while a marriage may still be declared, every legal lead is listed.
         """
-        limit = min(defender.bit_count(), self.max_lead)
+        limit = min(popcount(defender), self.max_lead)
         if self.undeclared or others != defender:
             return list(L.iter_leads(hand, limit))
         return self._leads2(hand, defender, limit)
@@ -501,7 +502,7 @@ class Solver:
         for suit in range(4):
             cards = a & _SM[suit]
             if cards:
-                cap = min(lim, cards.bit_count())
+                cap = min(lim, popcount(cards))
                 scored += self._suit_leads(suit, cards, d & _SM[suit] & _NOQS, trumped, cap)
         scored.sort(reverse=True)
         return [x & ALL_CARDS for x in scored]
@@ -802,13 +803,13 @@ class Solver:
                     beat |= an & 0xFFF8000000000 & ((1 << (x.bit_length() - 1)) - 1)
             if not beat:
                 return True  # Nothing of ours can be beaten: plain suits, then trumps, each rising.
-            nd = d.bit_count()
+            nd = popcount(d)
             low = beat & -beat
             one = a & _SM[(low.bit_length() - 1) // 13]
             if not beat & ~one:
                 # Only one suit can be beaten: lead the rest first (the other must take it), then that suit at once.
-                ns = one.bit_count()
-                if ns <= nd + a.bit_count() - ns and ns <= ml:
+                ns = popcount(one)
+                if ns <= nd + popcount(a) - ns and ns <= ml:
                     return True
             # The canonical key (module docstring).
             u = an | dn
@@ -845,7 +846,7 @@ class Solver:
             for s, sm in suits:
                 cards = a & sm
                 if cards:
-                    n = cards.bit_count()
+                    n = popcount(cards)
                     cap = lim if lim < n else n
                     ds = dn & sm
                     k = cards | ds << 52 | trumped << 104 | cap << 105
@@ -883,9 +884,9 @@ class Solver:
 
     def _win2u(self, a: int, d: int) -> bool:
         """As :meth:`_win2` while a marriage may still be declared: no dominance, every move tried."""
-        nd = d.bit_count()
+        nd = popcount(d)
         lim = nd if nd < self.max_lead else self.max_lead
-        if a.bit_count() <= lim and _one_suit(a):
+        if popcount(a) <= lim and _one_suit(a):
             return True
         key = a << 52 | d
         hit = self.utable.get(key)
@@ -1186,7 +1187,7 @@ class Solver:
         either, which spares most of the work.
         """
         d = self.defender_of(hands, attacker)
-        limit = min(hands[d].bit_count(), self.max_lead)
+        limit = min(popcount(hands[d]), self.max_lead)
         first = self.leads(hands[attacker], hands[d], _others(hands, attacker))
         tried = set(first)
         rest = [m for m in L.iter_leads(hands[attacker], limit) if m not in tried]

@@ -23,6 +23,7 @@ import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from mustamaija.core.bits import popcount
 from mustamaija.core.cards import (
     QS,
     SPADES,
@@ -397,7 +398,7 @@ class State(StepState):
 
     def hand_sizes(self) -> list[int]:
         """Return every seat's number of cards."""
-        return [h.bit_count() for h in self.hands]
+        return [popcount(h) for h in self.hands]
 
     # -- steps: the card-at-a-time decomposition ---------------------------------
 
@@ -430,7 +431,7 @@ class State(StepState):
             raise IllegalActionError("M10" if self.phase == LEAD else "M13", f"seat {seat} does not hold {card_name(step)}")
         if self.phase == LEAD:
             top = self.sel.bit_length() - 1
-            if self.sel.bit_count() >= self.limit:
+            if popcount(self.sel) >= self.limit:
                 raise IllegalActionError("M11", f"the lead already has the most cards allowed ({self.limit})")
             if step // 13 != top // 13:
                 raise IllegalActionError("M10", f"a lead must be all one suit: {card_name(step)} is not a {'SHDC'[top // 13]}")
@@ -462,7 +463,7 @@ class State(StepState):
                 return
             sel = self.sel | (1 << step)
             hand = self.hands[self.attacker]
-            if sel.bit_count() >= self.limit or not hand & SUIT_MASKS[step // 13] & ~((2 << step) - 1):
+            if popcount(sel) >= self.limit or not hand & SUIT_MASKS[step // 13] & ~((2 << step) - 1):
                 self._do_lead(sel)
             else:
                 self.sel = sel
@@ -516,7 +517,7 @@ class State(StepState):
         actor = self._check_turn(seat, LEAD, "lead")
         mask = cards if isinstance(cards, int) else cards_mask(cards)
         L.check_lead(actor, self.hands[actor], mask, self.rules,
-                     self.hands[self.defender].bit_count(), self.talon_size)
+                     popcount(self.hands[self.defender]), self.talon_size)
 
     def can_lead(self, cards: CardsLike | int, seat: int | None = None) -> bool:
         """Return whether :meth:`verify_lead` accepts these arguments (never raises for bad input)."""
@@ -659,7 +660,7 @@ class State(StepState):
 
     def _draw(self, seat: int) -> None:
         hand = self.hands[seat]
-        need = self.hs - hand.bit_count()
+        need = self.hs - popcount(hand)
         end = len(self.talon)
         if need <= 0 or self.tpos >= end:
             return
@@ -757,7 +758,7 @@ class State(StepState):
             self.loser = attacker
             self.attacker = self.defender = -1
             return
-        self.limit = L.lead_limit(self.rules, self.hands[d].bit_count(), len(self.talon) - self.tpos)
+        self.limit = L.lead_limit(self.rules, popcount(self.hands[d]), len(self.talon) - self.tpos)
         self._legal = -1
 
     # -- rendering ----------------------------------------------------------------------

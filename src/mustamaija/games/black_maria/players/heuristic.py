@@ -29,6 +29,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
+from mustamaija.core.bits import popcount
 from mustamaija.core.cards import HEARTS, SPADES, SUIT_MASKS, cards_of
 from mustamaija.games.black_maria.legality import PENALTY, penalty_of
 from mustamaija.games.black_maria.rules import in_play
@@ -51,9 +52,9 @@ def pass_choice(hand: int, count: int, tie: Sequence[float] | None = None) -> in
     the higher card first); the other choices below take it too.
     """
     spades = hand & SUIT_MASKS[SPADES]
-    low_spades = (spades & ((1 << QS) - 1)).bit_count()
+    low_spades = popcount(spades & ((1 << QS) - 1))
     guarded = low_spades >= 4
-    suit_len = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    suit_len = [popcount(hand & SUIT_MASKS[s]) for s in range(4)]
     # The shortest side suit that the pass can empty, to leave a void to throw penalties into.
     short = [s for s in (2, 3) if 0 < suit_len[s] <= count]
     void_suit = min(short, key=lambda s: (suit_len[s], s)) if short else -1
@@ -112,7 +113,7 @@ def play_choice(hand: int, legal: int, trick: tuple[int, ...], led: int, players
 
 
 def _discard(hand: int, legal: int, tie: Sequence[float] | None) -> int:
-    suit_len = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
+    suit_len = [popcount(hand & SUIT_MASKS[s]) for s in range(4)]
 
     def score(c: int) -> tuple[float, float]:
         # Without tie keys the lower card wins a tie (the first maximum).
@@ -132,13 +133,13 @@ def _lead(hand: int, legal: int, out: int, qs_out: bool, tie: Sequence[float] | 
     for c in cards_of(legal):
         suit, rank = divmod(c, 13)
         others = out & SUIT_MASKS[suit]
-        higher = (others >> c).bit_count() - (others >> c & 1)
+        higher = popcount(others >> c) - (others >> c & 1)
         if not others:
             p_win = 1.0  # Everyone else is void: they will throw their penalties on it.
             risk = 8.0
         else:
             p_win = 1.0 / (1 + higher) if higher else 1.0
-            risk = 2.0 + (others & SUIT_MASKS[HEARTS]).bit_count() * 0.1
+            risk = 2.0 + popcount(others & SUIT_MASKS[HEARTS]) * 0.1
         cost = p_win * (risk + PENALTY[c])
         if suit == SPADES and qs_out:
             if c > QS:
