@@ -71,6 +71,37 @@ def test_search_decides_the_same_whatever_the_hidden_cards() -> None:
     assert checked >= 15 and differ >= 10
 
 
+def test_the_search_chooses_its_pass_among_the_heuristics_candidates_and_gives_it_whole() -> None:
+    differ = 0
+    for seed in range(12):
+        s = State.from_seed(4, seed)
+        for _ in range(seed % 4 * 3):  # The pass of the first, second, third or fourth seat to pass.
+            s.apply(HeuristicPlayer().act(s.view(s.to_act)))
+        seat = s.to_act
+        v = s.view(seat)
+        bot = PimcPlayer(seed=5, samples=8)
+        plans, _ = bot.kit.candidates(v)
+        other = sample_state(v, random.Random(seed))  # The same view, other hidden cards: the same pass.
+        assert PimcPlayer(seed=5, samples=8).act(other.view(seat)) == bot.act(v)
+        assert bot.stats["candidates"] == len(plans) == 20
+        given = 0
+        for _ in range(3):
+            step = bot.act(s.view(seat)) if given else bot.act(v)
+            assert s.can_step(step)
+            s.apply(step)
+            given |= 1 << step
+        assert given in plans and s.to_act != seat
+        differ += given != pass_choice(v.hand, 3)
+    assert differ >= 2  # The search is not the heuristic: it passes otherwise on some hands.
+
+
+def test_a_search_taking_over_in_the_middle_of_a_pass_finishes_it_as_the_heuristic_would() -> None:
+    s = State.from_seed(4, 3)
+    s.apply(HeuristicPlayer().act(s.view(s.to_act)))
+    v = s.view(s.to_act)
+    assert v.sel and PimcPlayer(seed=1, samples=4).act(v) == HeuristicPlayer(seed=1).act(v)
+
+
 def test_pass_choice_follows_the_strategy_notes() -> None:
     hand = m("AS KS QS 3S AH KH 2H 5D 6D 7D 3C 4C 9C")
     assert pass_choice(hand, 3) == m("AS KS QS")

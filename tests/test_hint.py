@@ -265,7 +265,9 @@ def test_a_hint_for_the_player_says_you_and_names_cards_with_suit_signs() -> Non
     views = [("mustamaija", solved.view(solved.to_act)), ("mustamaija", s.view(s.to_act))]
     bm = get_game("black-maria")
     deal = bm.deal(4, seed=1)
-    views.append(("black-maria", deal.view(deal.to_act)))
+    views.append(("black-maria", deal.view(deal.to_act)))  # A pass to choose: searched, as the pimc bot does.
+    marriage = State.from_seed(3, 4, Rules.preset("salmi"))
+    views.append(("mustamaija", marriage.view(marriage.to_act)))  # A marriage to declare (V4): the bots' rule.
     methods = set()
     for game, view in views:
         for method in ("auto", "ismcts"):

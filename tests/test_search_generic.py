@@ -179,7 +179,7 @@ def _a_choice(game: Game, players: int, seed: int, candidates: int) -> Any:
 
 def test_budgets_samples_iterations_and_time() -> None:
     v = _a_choice(BM, 4, 5, 3)
-    k = len(v.legal_actions())
+    k = len(BM.search_kit().candidates(v)[0])
     flat = PIMCPlayer(BM, samples=3, seed=1)
     assert v.legal_mask() >> flat.act(v) & 1
     assert flat.stats["iterations"] == 3 * k and all(n == 3 for n, _ in flat.stats["root"].values())
@@ -201,7 +201,7 @@ def test_budgets_samples_iterations_and_time() -> None:
 
 def test_root_parallelism_adds_up_the_workers() -> None:
     v = _a_choice(BM, 4, 6, 2)
-    k = len(v.legal_actions())
+    k = len(BM.search_kit().candidates(v)[0])
     bot = make_bot("pimc:samples=4:workers=2", 5, game=BM)
     assert v.legal_mask() >> bot.act(v) & 1
     assert bot.stats["iterations"] == 4 * k
@@ -224,14 +224,14 @@ def _played(game: Game, players: int, seed: int, steps: int) -> Any:
     return _into_play(game.deal(players, seed), random.Random(seed), steps)
 
 
-def test_a_black_maria_pass_hint_is_the_bots_rule() -> None:
-    from mustamaija.games.black_maria.players.heuristic import pass_choice
-
+def test_a_black_maria_pass_hint_searches_the_bots_candidate_passes() -> None:
     s = BM.deal(4, 3)
     v = s.view(s.to_act)
-    h = hint(BM, v)
-    assert h.method == "rule" and h.phase == "pass" and len(h.steps) == 3
-    assert h.action.cards == pass_choice(v.hand, v.pass_count) and h.best is not None and "passes" in h.best.words
+    h = hint(BM, v, iters=200, seed=2)
+    plans, _ = BM.search_kit().candidates(v)
+    assert h.method == "pimc" and h.phase == "pass" and len(h.steps) == 3
+    assert sorted(c.action.cards for c in h.candidates) == sorted(plans) and h.action.cards in plans
+    assert h.best is not None and h.best.action == h.action
     for step in h.steps:
         s.apply(step)
     assert s.actions()[-1] == h.action

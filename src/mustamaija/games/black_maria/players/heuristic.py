@@ -36,7 +36,7 @@ from mustamaija.games.black_maria.rules import in_play
 from mustamaija.games.black_maria.state import PASS, State
 from mustamaija.games.black_maria.view import View
 
-__all__ = ["HeuristicPlayer", "heuristic_step", "pass_choice", "play_choice"]
+__all__ = ["HeuristicPlayer", "heuristic_step", "pass_choice", "pass_order", "play_choice"]
 
 QS: Final = 10
 KS: Final = 11
@@ -50,6 +50,19 @@ def pass_choice(hand: int, count: int, tie: Sequence[float] | None = None) -> in
 
     ``tie`` gives every card a key that orders cards of equal score (none:
     the higher card first); the other choices below take it too.
+    """
+    mask = 0
+    for c in pass_order(hand, count, tie)[:count]:
+        mask |= 1 << c
+    return mask
+
+
+def pass_order(hand: int, count: int, tie: Sequence[float] | None = None) -> list[int]:
+    """Return the cards of ``hand`` from the most to the least worth passing when passing ``count`` (see :func:`pass_choice`).
+
+    >>> from mustamaija.core.cards import card_name, cards_mask
+    >>> " ".join(card_name(c) for c in pass_order(cards_mask("QS 2S AH 3H 9D KC 5C"), 3))
+    'QS AH KC 9D 5C 3H 2S'
     """
     spades = hand & SUIT_MASKS[SPADES]
     low_spades = popcount(spades & ((1 << QS) - 1))
@@ -71,7 +84,7 @@ def pass_choice(hand: int, count: int, tie: Sequence[float] | None = None) -> in
                 score += 12
         scores.append((score, c if tie is None else tie[c], c))
     scores.sort(reverse=True)
-    return sum(1 << c for _, _, c in scores[:count])
+    return [c for _, _, c in scores]
 
 
 def _pass_step(hand: int, sel: int, count: int, tie: Sequence[float] | None = None) -> int:

@@ -7,7 +7,8 @@ with its view (:func:`~mustamaija.games.black_maria.sampling.sample_state`),
 plays every legal card in each deal and finishes the hand with the
 heuristic policy for every seat, and picks the card with the fewest penalty
 points on average; every card is scored on the same deals, so the
-comparison is paired. Passing uses the heuristic's choice.
+comparison is paired. The pass is searched the same way, among sets of
+the cards the heuristic most wants to pass (see the kit).
 
 It sees only views: the same view and seed give the same decision whatever
 the hidden cards are.
