@@ -281,7 +281,7 @@ def test_bots_play_black_maria_hands_in_series_and_hints_come_from_the_view(clie
         if hints < 3:
             hint = client.get(f"/api/tables/{tid}/hint", headers=auth(token)).json()["hint"]
             assert hint["seat"] == 0 and hint["phase"] == mine["phase"] and hint["text"]
-            assert hint["method"] == ("rule" if mine["phase"] == "pass" else "pimc")
+            assert hint["method"] == "pimc"  # The pass is searched too, among the sets the heuristic most wants to pass.
             hints += 1
             action = {k: v for k, v in hint["best"]["actions"][0].items() if k != "seat"}
         else:
