@@ -58,6 +58,8 @@ def compiled() -> None:
 def test_the_install_compiled_every_hot_module_and_the_switch_selects_the_sources(compiled: None) -> None:
     for name in COMPILED:
         assert not importlib.import_module(name).__file__.endswith(".py"), f"{name} is not compiled"
+    # Compiled searches call it so that the interpreter runs signal handlers (a solve's timer): it must stay interpreted.
+    assert importlib.import_module("mustamaija.core.interrupt").__file__.endswith(".py")
     script = ("import importlib, json; from mustamaija.build import COMPILED, which; "
               "print(json.dumps([which(), [importlib.import_module(m).__file__ for m in COMPILED]]))")
     out = subprocess.run([sys.executable, "-c", script], env=_env("pure"), capture_output=True, text=True, check=True)

@@ -169,10 +169,13 @@ def test_a_solve_over_its_time_is_abandoned() -> None:
     cards = [c for c in range(52) if card_name(c) != "QS"]
     rng.shuffle(cards)
     big = [["QS", *[card_name(c) for c in cards[:12]]], [card_name(c) for c in cards[12:25]]]
+    # This first call also loads the solver, so that the time below is the search's alone.
+    assert solve_json("mustamaija", LATE, 5.0)["error"].startswith("the position cannot be solved: the talon")
     started = time.monotonic()
     out = solve_json("mustamaija", {**ENDGAME, "hands": big}, 0.2)
-    assert "did not finish within 0.2 seconds" in out["error"] and time.monotonic() - started < 3.0
-    assert solve_json("mustamaija", LATE, 5.0)["error"].startswith("the position cannot be solved: the talon")
+    # Solved, 12 cards against 13 would take minutes: the alarm stops it at 0.2 s, also in the compiled solver, which
+    # polls for signals (mustamaija.core.interrupt); the slack is for a loaded machine.
+    assert "did not finish within 0.2 seconds" in out["error"] and time.monotonic() - started < 2.0
 
 
 def test_hint_for_a_position_with_a_talon(client: TestClient) -> None:

@@ -124,6 +124,7 @@ from typing import Final
 from mustamaija.core.bits import popcount
 from mustamaija.core.cards import ALL_CARDS, QS, SUIT_MASKS, card_name, cards_of
 from mustamaija.core.errors import MustamaijaError
+from mustamaija.core.interrupt import POLL_EVERY, poll
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
 from mustamaija.games.mustamaija.rules import Rules
@@ -840,6 +841,8 @@ class Solver:
             if hit is not None:
                 return hit
             counter[0] += 1
+            if not counter[0] & (POLL_EVERY - 1):
+                poll()
             lim = nd if nd < ml else ml
             trumped = 1 if dt else 0
             scored: list[int] = []
@@ -893,6 +896,8 @@ class Solver:
         if hit is not None:
             return hit
         self._counter[0] += 1
+        if not self._counter[0] & (POLL_EVERY - 1):
+            poll()
         result = any(self.sub(s)._win2(a, d) for s in self._declarable(a))
         if not result:
             for lead in L.iter_leads(a, lim):
@@ -964,6 +969,8 @@ class Solver:
         unsettled options are then searched fewest open replies first.
         """
         self._counter[0] += 1
+        if not self._counter[0] & (POLL_EVERY - 1):
+            poll()
         d = self.defender_of(hands, attacker)
         hero_moves = attacker == hero
         cands: list[tuple[Solver, int]] = [(self.sub(s), -1) for s in self._declarable(hands[attacker])]
