@@ -17,8 +17,9 @@ import pytest
 from mustamaija.core.cards import HEARTS, SUIT_MASKS
 from mustamaija.games.black_maria import Pass, Play, Rules, State, deal_size, in_play, removed_cards
 from mustamaija.games.black_maria.legality import penalty_of
+from support import scaled
 
-HANDS = 600  # Per player count and mode: 6,000 hands in all.
+HANDS = scaled(600, least=60)  # Per player count and mode: 6,000 hands in all at scale 1 (tests/support.py).
 
 
 def check_conservation(s: State) -> None:
@@ -48,7 +49,7 @@ def play_and_check(players: int, seed: int, rules: Rules) -> State:
         check_conservation(s)
         if s.nlog == before:
             continue
-        action = s.actions()[-1]
+        action = s.last_action()
         if isinstance(action, Pass):
             continue
         assert isinstance(action, Play) and action.seat == seat

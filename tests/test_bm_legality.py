@@ -8,6 +8,7 @@ import pytest
 
 from mustamaija.core.errors import IllegalActionError
 from mustamaija.games.black_maria import Rules, State
+from support import refusal, scaled
 
 RULES_NAMED = {"B3", "B4", "B5", "steps"}
 
@@ -16,7 +17,7 @@ RULES_NAMED = {"B3", "B4", "B5", "steps"}
 @pytest.mark.parametrize("renege", [False, True])
 def test_masks_checks_and_errors_agree(players: int, renege: bool) -> None:
     rng = random.Random(players)
-    for seed in range(60):
+    for seed in range(scaled(60, least=5)):
         s = State.from_seed(players, seed, Rules(allow_renege=renege))
         while not s.is_over:
             mask = s.legal_mask()
@@ -28,9 +29,9 @@ def test_masks_checks_and_errors_agree(players: int, renege: bool) -> None:
                 legal = bool(mask >> card & 1)
                 assert s.can_step(card) == legal
                 if not legal:
-                    with pytest.raises(IllegalActionError) as e:
-                        s.verify_step(card)
-                    assert e.value.rule in RULES_NAMED and str(e.value).startswith(e.value.rule + ": ")
+                    error = refusal(s.verify_step, card)
+                    assert error is not None, f"step {card} is illegal and verify_step accepts it"
+                    assert error.rule in RULES_NAMED and str(error).startswith(error.rule + ": ")
                 if s.phase == 1:
                     assert s.can_play_card(card) == legal  # The compound check says the same.
             if s.phase == 0 and not s.in_progress:

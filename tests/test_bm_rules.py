@@ -149,7 +149,7 @@ def test_b3_card_at_a_time_passes_go_in_rising_order() -> None:
         s.pass_cards("2S 3S 4S")
     s.apply(parse_card("QS"))
     s.apply(parse_card("AS"))
-    assert s.actions()[-1].to_json() == {"seat": 0, "pass": ["9S", "QS", "AS"]}
+    assert s.last_action().to_json() == {"seat": 0, "pass": ["9S", "QS", "AS"]}
     assert s.to_act == 1 and not s.in_progress
 
 

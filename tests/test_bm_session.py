@@ -82,7 +82,7 @@ def test_play_hints_and_typed_cards() -> None:
     assert isinstance(hint.action, Play) and hint.source == "search" and s.state.can_play(hint.action)
     assert hint.header == ("move", "points", "playouts") and hint.rows[0][0] == f"play {card_symbol(hint.action.card)}"
     s.submit(card_name(hint.action.card).lower())
-    assert s.state.actions()[-1] == hint.action
+    assert s.state.last_action() == hint.action
 
 
 def test_a_resumed_game_plays_the_same_hands() -> None:
@@ -101,7 +101,7 @@ def test_a_resumed_game_plays_the_same_hands() -> None:
                 done = len(steps.actions())
                 while len(steps.actions()) == done:
                     steps.apply(me.act(steps.view(s.human)))
-                s.act(steps.actions()[-1])
+                s.act(steps.last_action())
 
     rules = Rules(hands=3, target_score=None)
     whole = GameSession(MatchConfig("black-maria", players=4, bots=("heuristic",), seed=21, rules=rules))

@@ -131,7 +131,7 @@ def test_views_show_what_the_seat_knows() -> None:
         led = s.led
         seat = s.to_act
         s.apply(s.legal_actions()[-1])
-        card = s.actions()[-1].card  # type: ignore[union-attr]
+        card = s.last_action().card  # type: ignore[union-attr]
         if led >= 0 and card // 13 != led:
             assert all(s.view(p).voids[seat] >> led & 1 for p in range(5))
 

@@ -142,7 +142,7 @@ def _lead_of(state: State, player: HeuristicPlayer | None = None) -> CardSet:
     before = s.nlog
     while s.nlog == before:
         s.apply(player.act(s.view(seat)))
-    act = s.actions()[-1]
+    act = s.last_action()
     return CardSet(act.cards)  # type: ignore[union-attr]
 
 
@@ -153,7 +153,7 @@ def _defence_of(state: State) -> dict[str, str]:
     player = HeuristicPlayer(seed=0)
     while s.nlog == before:
         s.apply(player.act(s.view(seat)))
-    act = s.actions()[-1]
+    act = s.last_action()
     return {CardSet([a]).names()[0]: CardSet([b]).names()[0] for a, b in act.pairs}  # type: ignore[union-attr]
 
 
@@ -231,7 +231,7 @@ def test_steps_of_a_lead_come_in_rising_order_and_stop() -> None:
         s.apply(step)
     cards = [x for x in steps if x != STOP]
     assert cards == sorted(cards)
-    assert steps[-1] == STOP or len(cards) == CardSet(s.actions()[-1].cards).__len__()  # type: ignore[union-attr]
+    assert steps[-1] == STOP or len(cards) == CardSet(s.last_action().cards).__len__()  # type: ignore[union-attr]
     assert parse_cards("2H 5H 8H") == cards or len(cards) >= 1
 
 

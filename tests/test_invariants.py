@@ -1,6 +1,6 @@
 """Invariants of random complete deals over every preset and every legal player count (docs/rules.md).
 
-More than 10,000 seeded deals are played to the end by random legal steps
+10,000 seeded deals (times ``MUSTAMAIJA_TEST_SCALE``: tests/support.py) are played to the end by random legal steps
 (``legal_actions`` / ``apply``) and, for a share of them, by compound actions
 (``legal_leads`` / ``legal_beats`` / ``legal_declares`` / ``play``). After
 every step the 52 cards must be conserved; at sampled steps (every step for a
@@ -25,20 +25,22 @@ from mustamaija.core.cards import QS, SPADES, card_name, cards_of
 from mustamaija.games.mustamaija import DECLARE, DEFEND, LEAD, OVER, PRESETS, STOP, Beat, Declare, Lead, Rules, State, View, view_of
 from mustamaija.games.mustamaija.record import Record, state_to_json
 from oracle import oracle_beats
+from support import scaled
 
 ALL = (1 << 52) - 1
 SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
 
 COMBOS = [(name, n) for name, r in PRESETS.items() for n in range(r.min_players, r.max_players + 1)]
-DEALS_PER_COMBO = -(-10_000 // len(COMBOS))  # at least 10,000 deals in all
+DEALS = scaled(10_000, least=1_000)
+DEALS_PER_COMBO = -(-DEALS // len(COMBOS))
 FULL_VIEW_EVERY = 139  # deals 0 and 139 of each combination check views at every step
 COMPOUND_SHARE = 3  # every 3rd deal is played mostly with compound actions
 SAMPLE_RATE = 0.01  # the other deals check views and the oracle at about 1% of their steps
 CARD_TOKEN = re.compile(r"(?<![0-9A-Z])([2-9TJQKA][SHDC])(?![0-9A-Z])")
 
 
-def test_at_least_ten_thousand_deals_over_every_preset_and_player_count() -> None:
-    assert len(COMBOS) * DEALS_PER_COMBO >= 10_000
+def test_the_deals_cover_every_preset_and_player_count() -> None:
+    assert len(COMBOS) * DEALS_PER_COMBO >= DEALS >= 1_000
     assert {name for name, _ in COMBOS} == set(PRESETS)
     for name, r in PRESETS.items():
         assert {n for p, n in COMBOS if p == name} == set(range(2, r.max_players + 1))
@@ -219,7 +221,7 @@ def check_views(s: State) -> dict[int | None, tuple[View, str]]:
     out: dict[int | None, tuple[View, str]] = {}
     truth_sizes = tuple(h.bit_count() for h in s.hands)
     talon = s.talon_cards
-    history = tuple(s.actions())
+    history = s.history()
     for viewer in (None, *range(s.n)):
         v = view_of(s, viewer)
         own = s.hands[viewer] if viewer is not None else 0
@@ -280,7 +282,7 @@ def step_reachable(s: State) -> set[object]:
                 continue
             y = x.step(step)
             if y.nlog > start:
-                out.add(y.actions()[-1])
+                out.add(y.last_action())
             else:
                 stack.append(y)
     return out
@@ -369,7 +371,7 @@ def _draw(hs: int, hand: int, talon: tuple[int, ...]) -> tuple[int, tuple[int, .
 
 def check_transition(pre: State, s: State) -> None:
     """The effect of the compound action just completed, from the rule text (M6-M8, M12-M19, V3)."""
-    action = s.actions()[-1]
+    action = s.last_action()
     hs = s.rules.hand_size
     unchanged = [t for t in range(s.n) if t != action.seat]
     assert [s.hands[t] for t in unchanged] == [pre.hands[t] for t in unchanged]

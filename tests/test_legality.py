@@ -349,7 +349,7 @@ def test_step_rules_name_the_broken_rule() -> None:
     assert rule_of(t, card["4D"]) == "M13"  # Already used.
     t.apply(card["5D"])  # And JH.
     assert t.phase_name == "lead" and t.attacker == 2
-    assert t.actions()[-1] == Beat(2, ((card["5H"], card["4D"]), (card["JH"], card["5D"])))
+    assert t.last_action() == Beat(2, ((card["5H"], card["4D"]), (card["JH"], card["5D"])))
 
 
 # -- (e) perft ----------------------------------------------------------------------------------

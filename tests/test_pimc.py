@@ -16,6 +16,7 @@ from mustamaija.players import RandomPlayer
 from mustamaija.players.registry import make_bot, sees_all
 from mustamaija.search.pimc import rollouts, sequential_halving
 from peeking import swap_hidden
+from support import scaled
 
 
 def _play(state: State, players: list[object]) -> State:
@@ -40,11 +41,11 @@ def _a_choice(state: State, plans: int) -> View:
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_candidate_plan_plays_out_legally_at_every_preset_and_player_count(preset: str) -> None:
-    """Whatever the search picks, its steps are legal: every candidate of every decision of 340 deals is stepped through."""
+    """Whatever the search picks, its steps are legal: every candidate of every decision of 150 deals is stepped through."""
     rules = Rules.preset(preset)
     counts = list(range(rules.min_players, rules.max_players + 1))
     checked = 0
-    for i in range(340):
+    for i in range(scaled(150, least=30)):
         n = counts[i % len(counts)]
         s = State.from_seed(n, 104729 * i + 7, rules)
         bots = [HeuristicPlayer(seed=i * 10 + k) for k in range(n)]
@@ -291,7 +292,7 @@ def test_registry_parameters() -> None:
 
 def test_beats_random_players() -> None:
     lost = 0
-    for i in range(12):
+    for i in range(scaled(12, least=4)):
         s = State.from_seed(2, 700 + i)
         hero = i % 2
         bots: list[object] = [RandomPlayer(seed=i), RandomPlayer(seed=i + 1)]

@@ -577,7 +577,7 @@ def test_M10_no_cards_added_to_a_lead_afterwards_not_even_ones_just_drawn() -> N
     with illegal("M9", "it is not time to lead: seat 1 is to defend"):
         s.lead("4D")
     assert mset(s.led) == cset("2H 3H")
-    assert s.actions()[-1].to_json() == {"seat": 0, "lead": ["2H", "3H"]}
+    assert s.last_action().to_json() == {"seat": 0, "lead": ["2H", "3H"]}
 
 
 def test_M10_step_api_builds_a_lead_of_one_suit() -> None:
@@ -794,7 +794,7 @@ def test_M13_beating_is_one_action_with_no_drawing_in_the_middle() -> None:
     s.apply(parse_card("3C"))  # beat TH with 3C: the defence is complete
     assert s.phase_name == "lead" and s.attacker == 1
     assert len(hand(s, 1)) == 5 and s.talon_size == size - 2
-    assert s.actions()[-1].to_json() == {"seat": 1, "beat": {"9H": "JH", "TH": "3C"}}
+    assert s.last_action().to_json() == {"seat": 1, "beat": {"9H": "JH", "TH": "3C"}}
 
 
 # -- M14: where the cards go -------------------------------------------------------------------------

@@ -234,7 +234,7 @@ def test_a_black_maria_pass_hint_searches_the_bots_candidate_passes() -> None:
     assert h.best is not None and h.best.action == h.action
     for step in h.steps:
         s.apply(step)
-    assert s.actions()[-1] == h.action
+    assert s.last_action() == h.action
 
 
 def test_a_black_maria_play_hint_weighs_every_card() -> None:

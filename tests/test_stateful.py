@@ -95,7 +95,7 @@ class EngineMachine(RuleBasedStateMachine):
         before = snapshot(s)
         if legal:
             s.play(action)
-            assert s.actions()[-1] == action
+            assert s.last_action() == action
         else:
             try:
                 s.play(action)

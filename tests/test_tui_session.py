@@ -284,7 +284,7 @@ def test_human_moves_are_checked_with_rule_messages() -> None:
     assert s.state == before  # Nothing was played by the refused moves.
     low = sort_hand(hand, s.state.trump)[0]
     s.submit(card_name(low))
-    assert s.state.actions()[-1] == Lead(0, 1 << low)
+    assert s.state.last_action() == Lead(0, 1 << low)
 
 
 def test_not_your_turn_names_the_rule() -> None:
@@ -321,13 +321,13 @@ def test_typed_defences() -> None:
     with pytest.raises(IllegalActionError, match="M13: 2♠ beats none of the led cards"):
         s.submit("2S")
     s.submit("5H JH")  # The only matching: 5H beats 4H, JH beats 9H.
-    assert s.state.actions()[-1] == Beat.of(1, {c("4H"): c("5H"), c("9H"): c("JH")})
+    assert s.state.last_action() == Beat.of(1, {c("4H"): c("5H"), c("9H"): c("JH")})
 
 
 def test_take_picks_up_everything() -> None:
     s = _defending(Rules())
     s.submit("take")
-    assert s.state.actions()[-1] == Beat(1, ())
+    assert s.state.last_action() == Beat(1, ())
     assert s.state.hands[1] & mask("4H 9H") == mask("4H 9H")
     assert any("You pick up 4♥ 9♥" in line for line in s.log)
 

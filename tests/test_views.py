@@ -109,7 +109,7 @@ class Public:
 def check_public_is_shown(s: State, pub: Public) -> None:
     """Everything M22 calls public is in every view."""
     pub.update(s)
-    history = tuple(s.actions())
+    history = s.history()
     expected_tk = pub.talon_known(s.talon_size)
     for viewer in (None, *range(s.n)):
         v = view_of(s, viewer)

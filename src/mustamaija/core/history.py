@@ -38,6 +38,20 @@ def entry_action(kinds: Sequence[Callable[[int, Any], Action]], entry: Entry) ->
     return kinds[entry[0]](entry[1], entry[2])
 
 
+def _same_actions(a: Log, b: Log, kinds: Sequence[Callable[[int, Any], Action]]) -> bool:
+    """Return whether two logs of the same length hold the same actions.
+
+    Copies of a state share the older part of their log, so the walk from the
+    newest entries usually stops at a shared node after a few steps, and no
+    action is built unless two entries differ as tuples.
+    """
+    while a is not b and a is not None and b is not None:
+        if a[0] != b[0] and entry_action(kinds, a[0]) != entry_action(kinds, b[0]):
+            return False
+        a, b = a[1], b[1]
+    return a is b
+
+
 class History(Sequence[Action]):
     """The actions of a log, oldest first, as a lazily built immutable sequence."""
 
@@ -84,7 +98,11 @@ class History(Sequence[Action]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, History):
-            return self._node is other._node or (self._len == other._len and self.items() == other.items())
+            if self._len != other._len:
+                return False
+            if self._kinds is other._kinds:
+                return _same_actions(self._node, other._node, self._kinds)
+            return self.items() == other.items()
         if isinstance(other, (tuple, list)):
             return self.items() == tuple(other)
         return NotImplemented

@@ -165,6 +165,9 @@ class GameState(_Deal, Protocol):
     def actions(self) -> list[Any]:
         """Return the compound actions taken so far, oldest first."""
 
+    def last_action(self) -> Any:
+        """Return the last compound action taken (``None`` before the first), without building the others."""
+
     def verify(self, action: Any) -> None:
         """Raise :class:`~mustamaija.core.errors.IllegalActionError` unless the compound action is legal now."""
 

@@ -192,7 +192,15 @@ class StepState:
 
     def actions(self) -> list[Any]:
         """Return the compound actions taken so far, in order (the record's action list)."""
-        return list(History(self.log, self.nlog, self.ACTION_KINDS))
+        return list(self.history())
+
+    def history(self) -> History:
+        """Return the compound actions taken so far as a lazy sequence that shares this state's log.
+
+        Two histories compare equal without building their actions when the
+        states share the older part of their logs, as copies do.
+        """
+        return History(self.log, self.nlog, self.ACTION_KINDS)
 
     def last_action(self) -> Any:
         """Return the last compound action taken (the record's last action), or ``None`` before the first."""

@@ -75,10 +75,10 @@ def next_action(state: Any, player: Any) -> Any:
     """
     seat = state.to_act
     work = state.copy()
-    done = len(work.actions())
-    while len(work.actions()) == done:
+    work.apply(player.act(work.view(seat)))
+    while work.in_progress:  # the compound action is complete when no steps of it are pending
         work.apply(player.act(work.view(seat)))
-    return work.actions()[-1]
+    return work.last_action()
 
 
 def _as_step(choice: Any) -> int:

@@ -26,7 +26,7 @@ A player that takes the first legal path to a whole action, in any game:
 ...         done = len(s.actions())
 ...         while len(s.actions()) == done:
 ...             s.apply(s.legal_actions()[0])
-...         self.chosen.append(s.actions()[-1])
+...         self.chosen.append(s.last_action())
 ...         return self.chosen[-1]
 >>> for game in games():
 ...     bots = [FirstWhole(game) for seat in range(3)]

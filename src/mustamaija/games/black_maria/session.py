@@ -66,7 +66,7 @@ def series_deck(seed: int | str | None, hand: int, players: int) -> tuple[tuple[
 
 def events_of(state: State) -> list[Event]:
     """Return what the last compound action of ``state`` did: a pass (and the exchange), a play (and the trick, the hand)."""
-    action = state.actions()[-1]
+    action = state.last_action()
     if isinstance(action, Pass):
         out = [Event("pass", action.seat)]
         if state.phase != PASS:

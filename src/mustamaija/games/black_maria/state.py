@@ -178,7 +178,7 @@ class State(StepState):
         return (
             self.rules, self.n, self.dealer, self.deck, tuple(self.hands), self.phase, self.actor, self.sel,
             self.passed, self.leader, self.trick, self.broken, self.played, self.tricks, self.won, self.reneges,
-            tuple(self.actions()),
+            self.history(),
         )
 
 

@@ -174,7 +174,7 @@ class BlackMariaTable:
         >>> s = State.from_seed(players=3, seed=1)
         >>> seat, before = s.to_act, s.view(None)
         >>> s.play(Pass(seat, sum(1 << c for c in list(cards_of(s.hands[seat]))[:4])))
-        >>> RENDERER.events(before, s.view(None), s.actions()[-1])
+        >>> RENDERER.events(before, s.view(None), s.last_action())
         [{'kind': 'pass', 'text': 'seat 1 passes 4 cards', 'cards': 4}]
         """
         if isinstance(action, Pass):

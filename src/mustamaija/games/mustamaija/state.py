@@ -346,7 +346,7 @@ class State(StepState):
             self.rules, self.n, self.dealer, self.deck, tuple(self.hands), self.talon[self.tpos:], self.trump,
             self.trump_card, self.turn_pending, self.revealed, self.public, self.discard, self.phase, self.attacker,
             self.defender, self.led, self.sel, self.rem, self.used, self.pairs, self.limit, self.out, self.turns,
-            self.declarer, self.declared, self.loser, self.stopped, tuple(self.actions()),
+            self.declarer, self.declared, self.loser, self.stopped, self.history(),
         )
 
 

@@ -223,5 +223,5 @@ def view_of(state: State, seat: int | None) -> View:
         led=state.led, discard=state.discard, out=state.out, loser=state.loser, stopped=state.stopped,
         # The seat's own action under way (empty in everybody else's view):
         sel=sel, rem=rem, used=used, pairs=pairs,
-        history=History(state.log, state.nlog, state.ACTION_KINDS),
+        history=state.history(),
     )

@@ -221,7 +221,7 @@ class MustamaijaTable:
         >>> s.play(lead)
         >>> mid = s.view(None)
         >>> s.play(Beat(1, ((parse_cards("9H")[0], parse_cards("JH")[0]),)))
-        >>> RENDERER.events(mid, s.view(None), s.actions()[-1])[0]["taken"]
+        >>> RENDERER.events(mid, s.view(None), s.last_action())[0]["taken"]
         ['4H']
         """
         event: dict[str, Any] = {"kind": "action", "action": _body(action), "text": str(action)}
