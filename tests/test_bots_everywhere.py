@@ -7,10 +7,11 @@ import pytest
 from mustamaija import State
 from mustamaija.games.mustamaija import PRESETS, Rules
 from mustamaija.players.registry import make_bot, sees_all
+from support import scaled
 
 # Searches are kept tiny so that thousands of deals stay cheap; their legality does not depend on the budget.
 BOTS = ("random", "heuristic", "ismcts:iters=2", "open-hand:iters=2")
-DEALS_PER_PRESET = 340  # 2,040 deals over the six presets; every bot sits in at least half of them.
+DEALS_PER_PRESET = scaled(200, least=20)  # 1,200 deals over the six presets; every bot sits in at least half of them.
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from mustamaija.build import BUILD_ENV, COMPILED, which
-from support import SCALE, SCALE_ENV
+from support import SCALE, SCALE_ENV, scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,7 +81,7 @@ def _digest(build: str, deals: int) -> dict[str, object]:
 
 def test_both_builds_play_the_same_deals_bots_and_solutions(compiled: None) -> None:
     with ThreadPoolExecutor(2) as pool:
-        fast, pure = pool.map(lambda build: _digest(build, 2000), ["compiled", "pure"])
+        fast, pure = pool.map(lambda build: _digest(build, scaled(1000, least=200)), ["compiled", "pure"])
     assert (fast["build"], pure["build"]) == ("compiled", "pure Python")
     digests_fast, digests_pure = fast["digests"], pure["digests"]
     assert isinstance(digests_fast, dict) and isinstance(digests_pure, dict)

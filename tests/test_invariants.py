@@ -1,6 +1,6 @@
 """Invariants of random complete deals over every preset and every legal player count (docs/rules.md).
 
-10,000 seeded deals (times ``MUSTAMAIJA_TEST_SCALE``: tests/support.py) are played to the end by random legal steps
+6,000 seeded deals (times ``MUSTAMAIJA_TEST_SCALE``: tests/support.py) are played to the end by random legal steps
 (``legal_actions`` / ``apply``) and, for a share of them, by compound actions
 (``legal_leads`` / ``legal_beats`` / ``legal_declares`` / ``play``). After
 every step the 52 cards must be conserved; at sampled steps (every step for a
@@ -31,7 +31,7 @@ ALL = (1 << 52) - 1
 SUIT = tuple(0x1FFF << (13 * s) for s in range(4))
 
 COMBOS = [(name, n) for name, r in PRESETS.items() for n in range(r.min_players, r.max_players + 1)]
-DEALS = scaled(10_000, least=1_000)
+DEALS = scaled(6_000, least=1_000)
 DEALS_PER_COMBO = -(-DEALS // len(COMBOS))
 FULL_VIEW_EVERY = 139  # deals 0 and 139 of each combination check views at every step
 COMPOUND_SHARE = 3  # every 3rd deal is played mostly with compound actions

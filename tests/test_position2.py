@@ -1,6 +1,6 @@
 """Positions of every reachable kind (``mustamaija-position/2``), what each seat knows, the text form and deals from one.
 
-The round trip: every state reached in 500 seeded random deals (tests/support.py scales them), played a
+The round trip: every state reached in 300 seeded random deals (tests/support.py scales them), played a
 card at a time over 2-5 players and every preset, becomes a position, JSON
 text, a position again and a state that is the same in every field but its
 history, with the same view for every seat and the same legal steps; the
@@ -40,7 +40,7 @@ from mustamaija.tui.session import GameSession, bot_actions
 from support import scaled
 
 PRESET_NAMES = list(PRESETS)
-DEALS = scaled(500, least=100)
+DEALS = scaled(300, least=100)
 CHUNKS = min(10, DEALS // 50)  # a chunk needs about 50 deals to meet every kind of state
 
 
