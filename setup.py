@@ -9,6 +9,7 @@ without the compiled modules and says so in one line; so does
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import shutil
@@ -21,6 +22,10 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent
+STAMP = HERE / "build" / "mustamaija-compiled.stamp"
+"""What the compiled modules beside the sources were built from (editable installs): see :func:`up_to_date`."""
+BUILDING = {"editable_wheel", "bdist_wheel", "build_ext", "build", "install", "develop"}
+"""The commands that build extensions; pip also runs this file for metadata (``egg_info``, ``dist_info``), which needs none."""
 
 
 def compiled_modules() -> list[str]:
@@ -46,6 +51,35 @@ def has_compiler() -> bool:
     return shutil.which(cc.split()[0]) is not None
 
 
+def fingerprint() -> str:
+    """Return a digest of everything a compiled build depends on: every source of the package, this file, the versions.
+
+    Every module counts, not only the compiled ones: mypyc compiles a module against the types of those it imports.
+    """
+    digest = hashlib.sha256()
+    try:
+        from mypy.version import __version__ as mypy_version
+    except ImportError:
+        mypy_version = "none"
+    digest.update(f"{sys.version}|{sysconfig.get_config_var('EXT_SUFFIX')}|{mypy_version}".encode())
+    for path in sorted([*(HERE / "src").rglob("*.py"), HERE / "setup.py", HERE / "pyproject.toml"]):
+        digest.update(str(path.relative_to(HERE)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def up_to_date(sources: list[str]) -> bool:
+    """Return whether an editable install's compiled modules beside the sources were built from these very sources.
+
+    The README's second command installs the test extra, and pip then builds the editable project again: with this
+    check it keeps the modules the first command compiled, instead of spending a minute or two compiling them anew.
+    """
+    if "editable_wheel" not in sys.argv or not STAMP.is_file() or STAMP.read_text() != fingerprint():
+        return False
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    modules = [HERE / (source.removesuffix(".py") + suffix) for source in sources]
+    return all(m.is_file() for m in modules) and any((HERE / "src").glob(f"*__mypyc{suffix}"))
+
+
 class OptionalBuildExt(build_ext):
     """``build_ext`` that falls back to the pure-Python modules when compiling fails, instead of failing the install."""
 
@@ -61,10 +95,21 @@ class OptionalBuildExt(build_ext):
             for ext in self.extensions:  # No half build: a module without the shared library would not import.
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
             self.extensions = []
+            return
+        if "editable_wheel" in sys.argv and self.extensions:
+            STAMP.parent.mkdir(exist_ok=True)
+            STAMP.write_text(FINGERPRINT)
 
 
 def extensions() -> list[Any]:
     """Return mypyc's extensions of the hot modules, or none (with a notice) when they cannot be built here."""
+    if not BUILDING & set(sys.argv[1:]):
+        return []
+    sources = compiled_modules()
+    if os.environ.get("MUSTAMAIJA_BUILD") != "pure" and up_to_date(sources):
+        print("mustamaija: the compiled modules beside the sources are up to date", file=sys.stderr)
+        return []
+    STAMP.unlink(missing_ok=True)
     # An editable install leaves its extensions beside the sources: remove those of an earlier build, or a module
     # dropped from the list would still load its old extension (which needs the old shared library).
     for stale in (HERE / "src").rglob("*.so"):
@@ -83,10 +128,11 @@ def extensions() -> list[Any]:
     try:
         # The build environment has none of the runtime dependencies (numpy for the observations): their types
         # are Any to the compiler, and the code that uses them runs as it would interpreted.
-        return list(mypycify(["--ignore-missing-imports", *compiled_modules()], opt_level="3", multi_file=True))
+        return list(mypycify(["--ignore-missing-imports", *sources], opt_level="3", multi_file=True))
     except (Exception, SystemExit) as error:  # mypyc refusing a module leaves the sources, which work.
         notice(f"mypyc failed: {error}")
         return []
 
 
+FINGERPRINT = fingerprint()  # Before the build writes anything.
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
