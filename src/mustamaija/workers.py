@@ -10,9 +10,10 @@ group, and the owner stops its workers itself) and end with their owner;
 >>> pool = WorkerPool(1)
 >>> pool.executor.submit(pow, 2, 10).result()
 1024
+>>> workers = pool_processes(pool.executor)
 >>> pool.stop()
->>> [p for p in pool_processes(pool.executor, pool.spared) if p.is_alive()]
-[]
+>>> len(workers), [p for p in workers if p.is_alive()]
+(1, [])
 """
 
 from __future__ import annotations

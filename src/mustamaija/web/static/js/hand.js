@@ -49,10 +49,14 @@ export function refocus(card, selector = "#hand") {
   // Each box of the list ("#hand, #battle") gets the card's attribute: the list's first box itself is no card.
   const within = selector.split(",").map((box) => `${box.trim()} [data-card="${card}"]`).join(", ");
   const again = document.querySelector(within);
-  if (again && again.matches("button") && !again.disabled) {
+  // A card that can no longer be chosen (the redraw disabled it) leaves the focus in its box, on the first card
+  // there that can take it, rather than dropping it to the page, where the arrow keys would find nothing.
+  const box = again && again.closest(selector);
+  const target = again && !again.disabled ? again : box && [...box.querySelectorAll("button.card")].find((b) => !b.disabled);
+  if (target && target.matches("button")) {
     handButtons().forEach((x) => { x.tabIndex = -1; });
-    again.tabIndex = 0;
-    again.focus({ preventScroll: true });
+    target.tabIndex = 0;
+    target.focus({ preventScroll: true });
   }
 }
 
