@@ -73,7 +73,7 @@ def up_to_date(sources: list[str]) -> bool:
     The README's second command installs the test extra, and pip then builds the editable project again: with this
     check it keeps the modules the first command compiled, instead of spending a minute or two compiling them anew.
     """
-    if "editable_wheel" not in sys.argv or not STAMP.is_file() or STAMP.read_text() != fingerprint():
+    if "editable_wheel" not in sys.argv or not STAMP.is_file() or STAMP.read_text() != FINGERPRINT:
         return False
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     modules = [HERE / (source.removesuffix(".py") + suffix) for source in sources]

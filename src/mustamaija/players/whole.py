@@ -23,8 +23,8 @@ A player that takes the first legal path to a whole action, in any game:
 ...         self.game, self.rng, self.chosen = game, random.Random(1), []
 ...     def act(self, view):
 ...         s = self.game.sample(view, self.rng)
-...         done = len(s.actions())
-...         while len(s.actions()) == done:
+...         s.apply(s.legal_actions()[0])
+...         while s.in_progress:  # until no step of the action is pending
 ...             s.apply(s.legal_actions()[0])
 ...         self.chosen.append(s.last_action())
 ...         return self.chosen[-1]
