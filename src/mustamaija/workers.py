@@ -102,3 +102,16 @@ def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0, spared: Collecti
         if process.is_alive():
             process.kill()
             process.join()
+        _await_exit_code(process)
+
+
+def _await_exit_code(process: BaseProcess, patience: float = 5.0) -> None:
+    """Wait until ``process``'s exit code is recorded, even when another thread reaped it.
+
+    The pool's manager thread joins the same workers after a shutdown. When it wins the race to
+    ``waitpid``, this thread's ``join`` returns with no exit code, so the worker reads as alive
+    until the manager thread stores it, a moment later.
+    """
+    deadline = time.monotonic() + patience
+    while process.exitcode is None and time.monotonic() < deadline:
+        time.sleep(0.005)
