@@ -141,26 +141,43 @@ Hands = tuple[int, ...]
 Pairs = tuple[tuple[int, int], ...]
 
 
-class _Packer(dict[int, int]):
-    """Suit codes: ``(union << 13) | owned`` -> ``(1 << count) | owned bits packed in rank order``."""
+def _pack_table(width: int, above: bool) -> list[int]:
+    """Return, at ``union << width | owned``, the owned bits packed in the union's rank order (``owned`` within ``union``).
 
-    def __missing__(self, k: int) -> int:
-        u = k >> 13
-        a = k & 0x1FFF
-        out = 0
-        i = 0
-        while u:
-            low = u & -u
-            if a & low:
-                out |= 1 << i
-            i += 1
-            u ^= low
-        v = out | (1 << i)
-        self[k] = v
-        return v
+    With ``above`` the bit ``1 << count(union)`` is added; without, the count
+    is kept above the packed bits, at ``1 << width``.
+    """
+    out = [0] * (1 << 2 * width)
+    for u in range(1 << width):
+        for a in range(1 << width):
+            if a & ~u:
+                continue
+            packed = i = 0
+            rest = u
+            while rest:
+                low = rest & -rest
+                if a & low:
+                    packed |= 1 << i
+                i += 1
+                rest ^= low
+            out[u << width | a] = packed | (1 << i if above else i << width)
+    return out
 
 
-_PACK: Final = _Packer()
+# A suit's 13 ranks as 7 low and 6 high ones: two reads of small lists instead of a lookup in a dict of every
+# (union, owned) pair met so far, which cost a cache miss a time in the two-player search.
+_PACK_LO: Final = _pack_table(7, False)
+_PACK_HI: Final = _pack_table(6, True)
+
+
+def _pack(u: int, a: int) -> int:
+    """Return a suit's code: ``a``'s cards among the suit's cards in play ``u`` (13 bits each), packed, with a bit above.
+
+    >>> bin(_pack(0b1011, 0b1001))  # cards 0, 1 and 3 in play, 0 and 3 owned: 1, 0, 1 packed, and the bit above
+    '0b1101'
+    """
+    lo = _PACK_LO[(u & 0x7F) << 7 | (a & 0x7F)]
+    return (lo & 0x7F) | _PACK_HI[(u >> 7) << 6 | (a >> 7)] << (lo >> 7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +341,7 @@ class Solver:
         self.undeclared = rules.trump == "marriage" and trump < 0
         self.plain = [s for s in range(4) if s != trump and s != 0]
         self.trump_mask = _SM[trump] & _NOQS if trump >= 0 else 0
+        self.trump_shift = 13 * trump if trump >= 0 else 0
         self.table: dict[int, bool] = {}
         self.mtable: dict[tuple[object, ...], bool] = {}
         self.utable: dict[int, bool] = {}
@@ -379,13 +397,12 @@ class Solver:
                 order.append(h)
                 union |= h
         u = union & _NOQS
-        pk = _PACK
         codes = []
         for shift in (0, 13, 26, 39):
-            us = (u >> shift & 0x1FFF) << 13
+            us = u >> shift & 0x1FFF
             code = 0
             for h in order[:-1]:
-                code = code << 14 | pk[us | (h >> shift & 0x1FFF & (us >> 13))]
+                code = code << 14 | _pack(us, h >> shift & us)
             codes.append(code)
         trump = self.trump
         plain = sorted(codes[s] for s in self.plain)
@@ -396,11 +413,10 @@ class Solver:
         qs = a >> QS & 1
         u = (a | d) & _NOQS
         a &= u
-        pk = _PACK
-        c0 = pk[((u & 0x1FFF) << 13) | (a & 0x1FFF)]
-        c1 = pk[((u >> 13 & 0x1FFF) << 13) | (a >> 13 & 0x1FFF)]
-        c2 = pk[((u >> 26 & 0x1FFF) << 13) | (a >> 26 & 0x1FFF)]
-        c3 = pk[((u >> 39) << 13) | (a >> 39)]
+        c0 = _pack(u & 0x1FFF, a & 0x1FFF)
+        c1 = _pack(u >> 13 & 0x1FFF, a >> 13 & 0x1FFF)
+        c2 = _pack(u >> 26 & 0x1FFF, a >> 26 & 0x1FFF)
+        c3 = _pack(u >> 39, a >> 39)
         t = self.trump
         if t <= 0:
             # Spades (trumps or not) stay first; hearts, diamonds and clubs are interchangeable.
@@ -449,7 +465,7 @@ class Solver:
         ``cards`` are the leader's cards of ``suit``, ``theirs`` the
         defender's (Q♠ aside), ``trumped`` whether the defender holds a
         trump, ``cap`` the most cards a lead may hold. Each entry is
-        ``score << 54 | suit << 52 | mask``, where the score prefers leads
+        ``score << 15 | suit << 13 | mask >> 13 * suit``, where the score prefers leads
         that empty the suit (fewer suits in hand are easier to get rid of),
         then bigger leads, then leads the defender cannot beat at all.
         """
@@ -481,7 +497,8 @@ class Solver:
         for m in masks:
             if m:
                 score = ((m == cards) << 5) | (popcount(m) << 1) | (not m & beatable)
-                out.append(score << 54 | suit << 52 | m)
+                # Under 2 ** 30: a one-digit int, which list.sort compares in C without a rich comparison.
+                out.append(score << 15 | suit << 13 | m >> 13 * suit)
         out.sort(reverse=True)
         return out
 
@@ -506,12 +523,12 @@ class Solver:
                 cap = min(lim, popcount(cards))
                 scored += self._suit_leads(suit, cards, d & _SM[suit] & _NOQS, trumped, cap)
         scored.sort(reverse=True)
-        return [x & ALL_CARDS for x in scored]
+        return [(x & 0x1FFF) << (x >> 13 & 3) * 13 for x in scored]
 
     def _dopts(self, lead: int, d: int) -> list[tuple[int, int]]:
         """Return the defences worth trying against ``lead`` as (beaten, beaters) masks (two holders, see the docstring)."""
-        suit = (lead.bit_length() - 1) // 13
-        key = lead << 52 | (d & ((_SM[suit] & _NOQS) | self.trump_mask))
+        sh = (lead.bit_length() - 1) // 13 * 13
+        key = lead >> sh | (d >> sh & _NOQS >> sh & 0x1FFF) << 13 | (d & self.trump_mask) >> self.trump_shift << 26 | sh << 39
         hit = self._def_cache.get(key)
         if hit is not None:
             return hit
@@ -771,14 +788,14 @@ class Solver:
         def_cache = self._def_cache
         suit_leads = self._suit_leads
         make_dopts = self._make_dopts
-        pk = _PACK
+        plo = _PACK_LO
+        phi = _PACK_HI
         noqs = _NOQS
-        every = ALL_CARDS
         tm = self.trump_mask
         t = self.trump
         ml = self.max_lead
-        rel = tuple((m & noqs) | tm for m in _SM)
-        suits = tuple(enumerate(_SM))
+        tsh = self.trump_shift
+        suits = tuple((s, _SM[s], 13 * s) for s in range(4))
         counter = self._counter
 
         def win(a: int, d: int) -> bool:
@@ -815,10 +832,15 @@ class Solver:
             # The canonical key (module docstring).
             u = an | dn
             au = an
-            c0 = pk[((u & 0x1FFF) << 13) | (au & 0x1FFF)]
-            c1 = pk[((u >> 13 & 0x1FFF) << 13) | (au >> 13 & 0x1FFF)]
-            c2 = pk[((u >> 26 & 0x1FFF) << 13) | (au >> 26 & 0x1FFF)]
-            c3 = pk[((u >> 39) << 13) | (au >> 39)]
+            # _pack, inlined: a suit's 7 low ranks, then its 6 high ones shifted past the low ones in play.
+            x = plo[(u & 0x7F) << 7 | (au & 0x7F)]
+            c0 = (x & 0x7F) | phi[(u >> 7 & 0x3F) << 6 | (au >> 7 & 0x3F)] << (x >> 7)
+            x = plo[(u >> 13 & 0x7F) << 7 | (au >> 13 & 0x7F)]
+            c1 = (x & 0x7F) | phi[(u >> 20 & 0x3F) << 6 | (au >> 20 & 0x3F)] << (x >> 7)
+            x = plo[(u >> 26 & 0x7F) << 7 | (au >> 26 & 0x7F)]
+            c2 = (x & 0x7F) | phi[(u >> 33 & 0x3F) << 6 | (au >> 33 & 0x3F)] << (x >> 7)
+            x = plo[(u >> 39 & 0x7F) << 7 | (au >> 39 & 0x7F)]
+            c3 = (x & 0x7F) | phi[(u >> 46) << 6 | (au >> 46)] << (x >> 7)
             if t <= 0:
                 if c1 > c2:
                     c1, c2 = c2, c1
@@ -846,13 +868,14 @@ class Solver:
             lim = nd if nd < ml else ml
             trumped = 1 if dt else 0
             scored: list[int] = []
-            for s, sm in suits:
+            for s, sm, sh in suits:
                 cards = a & sm
                 if cards:
                     n = popcount(cards)
                     cap = lim if lim < n else n
                     ds = dn & sm
-                    k = cards | ds << 52 | trumped << 104 | cap << 105
+                    # Keys that fit a machine word: a bigger int would be made anew, limb by limb, at every use.
+                    k = cards >> sh | ds >> sh << 13 | trumped << 26 | cap << 27 | sh << 33
                     lst = lead_cache.get(k)
                     if lst is None:
                         lst = lead_cache[k] = suit_leads(s, cards, ds, bool(dt), cap)
@@ -860,9 +883,10 @@ class Solver:
             scored.sort(reverse=True)
             result = False
             for x in scored:
-                lead = x & every
+                sh = (x >> 13 & 3) * 13
+                lead = (x & 0x1FFF) << sh
                 a2 = a & ~lead
-                k = lead << 52 | (d & rel[x >> 52 & 3])
+                k = (x & 0x1FFF) | (d >> sh & noqs >> sh & 0x1FFF) << 13 | (d & tm) >> tsh << 26 | sh << 39
                 opts = def_cache.get(k)
                 if opts is None:
                     opts = make_dopts(lead, d, k)
