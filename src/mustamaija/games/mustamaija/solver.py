@@ -117,7 +117,7 @@ lead and every defence is tried and positions are keyed by the exact hands.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -135,6 +135,7 @@ __all__ = ["Reply", "SolveResult", "Solver", "solve"]
 _QS_BIT: Final = 1 << QS
 _NOQS: Final = ALL_CARDS & ~_QS_BIT
 _SM: Final = SUIT_MASKS
+_SUITS: Final = tuple((s, SUIT_MASKS[s], 13 * s) for s in range(4))  # Each suit, its mask and its shift.
 _KQ: Final = tuple((1 << (s * 13 + 11)) | (1 << (s * 13 + 10)) for s in range(4))
 
 Hands = tuple[int, ...]
@@ -354,7 +355,7 @@ class Solver:
         self.searches = 0
         self.kept_back = 0  # Safe positions found resting on the search path (see _search).
         self.dropped = 0  # Of those, the ones dropped because what they rested on was lost.
-        self._win2 = self._make_win2()
+        self._win2 = _TwoHolders(self).win
 
     @property
     def nodes(self) -> int:
@@ -777,136 +778,6 @@ class Solver:
                 return False
         return True
 
-    def _make_win2(self) -> Callable[[int, int], bool]:
-        """Return the two-holder search as a closure over its tables (the hot path, kept free of attribute look-ups).
-
-        ``win(a, d)`` tells whether the player to lead, holding ``a``, can
-        make sure of not losing against ``d``.
-        """
-        table = self.table
-        lead_cache = self._lead_cache
-        def_cache = self._def_cache
-        suit_leads = self._suit_leads
-        make_dopts = self._make_dopts
-        plo = _PACK_LO
-        phi = _PACK_HI
-        noqs = _NOQS
-        tm = self.trump_mask
-        t = self.trump
-        ml = self.max_lead
-        tsh = self.trump_shift
-        suits = tuple((s, _SM[s], 13 * s) for s in range(4))
-        counter = self._counter
-
-        def win(a: int, d: int) -> bool:
-            # Quick exact cut-offs (module docstring): the cards of ours the other can beat.
-            an = a & noqs
-            dn = d & noqs
-            dt = dn & tm
-            if dt:
-                beat = (an & ~tm) | (an & tm & ((1 << (dt.bit_length() - 1)) - 1))
-            else:
-                beat = 0
-                x = dn & 0x1FFF
-                if x:
-                    beat = an & 0x1FFF & ((1 << (x.bit_length() - 1)) - 1)
-                x = dn & 0x3FFE000
-                if x:
-                    beat |= an & 0x3FFE000 & ((1 << (x.bit_length() - 1)) - 1)
-                x = dn & 0x7FFC000000
-                if x:
-                    beat |= an & 0x7FFC000000 & ((1 << (x.bit_length() - 1)) - 1)
-                x = dn & 0xFFF8000000000
-                if x:
-                    beat |= an & 0xFFF8000000000 & ((1 << (x.bit_length() - 1)) - 1)
-            if not beat:
-                return True  # Nothing of ours can be beaten: plain suits, then trumps, each rising.
-            nd = popcount(d)
-            low = beat & -beat
-            one = a & _SM[(low.bit_length() - 1) // 13]
-            if not beat & ~one:
-                # Only one suit can be beaten: lead the rest first (the other must take it), then that suit at once.
-                ns = popcount(one)
-                if ns <= nd + popcount(a) - ns and ns <= ml:
-                    return True
-            # The canonical key (module docstring).
-            u = an | dn
-            au = an
-            # _pack, inlined: a suit's 7 low ranks, then its 6 high ones shifted past the low ones in play.
-            x = plo[(u & 0x7F) << 7 | (au & 0x7F)]
-            c0 = (x & 0x7F) | phi[(u >> 7 & 0x3F) << 6 | (au >> 7 & 0x3F)] << (x >> 7)
-            x = plo[(u >> 13 & 0x7F) << 7 | (au >> 13 & 0x7F)]
-            c1 = (x & 0x7F) | phi[(u >> 20 & 0x3F) << 6 | (au >> 20 & 0x3F)] << (x >> 7)
-            x = plo[(u >> 26 & 0x7F) << 7 | (au >> 26 & 0x7F)]
-            c2 = (x & 0x7F) | phi[(u >> 33 & 0x3F) << 6 | (au >> 33 & 0x3F)] << (x >> 7)
-            x = plo[(u >> 39 & 0x7F) << 7 | (au >> 39 & 0x7F)]
-            c3 = (x & 0x7F) | phi[(u >> 46) << 6 | (au >> 46)] << (x >> 7)
-            if t <= 0:
-                if c1 > c2:
-                    c1, c2 = c2, c1
-                if c2 > c3:
-                    c2, c3 = c3, c2
-                if c1 > c2:
-                    c1, c2 = c2, c1
-                key = (((c0 << 14 | c1) << 14 | c2) << 14 | c3) << 1 | (a >> 10 & 1)
-            else:
-                if t == 1:
-                    tr, p, q = c1, c2, c3
-                elif t == 2:
-                    tr, p, q = c2, c1, c3
-                else:
-                    tr, p, q = c3, c1, c2
-                if p > q:
-                    p, q = q, p
-                key = (((tr << 14 | c0) << 14 | p) << 14 | q) << 1 | (a >> 10 & 1)
-            hit = table.get(key)
-            if hit is not None:
-                return hit
-            counter[0] += 1
-            if not counter[0] & (POLL_EVERY - 1):
-                poll()
-            lim = nd if nd < ml else ml
-            trumped = 1 if dt else 0
-            scored: list[int] = []
-            for s, sm, sh in suits:
-                cards = a & sm
-                if cards:
-                    n = popcount(cards)
-                    cap = lim if lim < n else n
-                    ds = dn & sm
-                    # Keys that fit a machine word: a bigger int would be made anew, limb by limb, at every use.
-                    k = cards >> sh | ds >> sh << 13 | trumped << 26 | cap << 27 | sh << 33
-                    lst = lead_cache.get(k)
-                    if lst is None:
-                        lst = lead_cache[k] = suit_leads(s, cards, ds, bool(dt), cap)
-                    scored += lst
-            scored.sort(reverse=True)
-            result = False
-            for x in scored:
-                sh = (x >> 13 & 3) * 13
-                lead = (x & 0x1FFF) << sh
-                a2 = a & ~lead
-                k = (x & 0x1FFF) | (d >> sh & noqs >> sh & 0x1FFF) << 13 | (d & tm) >> tsh << 26 | sh << 39
-                opts = def_cache.get(k)
-                if opts is None:
-                    opts = make_dopts(lead, d, k)
-                for beaten, beaters in opts:
-                    d2 = (d & ~beaters) | (lead & ~beaten)
-                    if not d2:
-                        break
-                    if beaten == lead:
-                        if win(d2, a2):
-                            break
-                    elif not win(a2, d2):
-                        break
-                else:
-                    result = True
-                    break
-            table[key] = result
-            return result
-
-        return win
-
     # -- marriages still to be declared, two holders ----------------------------------
 
     def _win2u(self, a: int, d: int) -> bool:
@@ -1323,6 +1194,144 @@ class Solver:
             if solver.lead_safe(hands, attacker, lead, hero) == value:
                 return lead
         return leads[0]
+
+
+class _TwoHolders:
+    """The two-holder search of a :class:`Solver` (:meth:`win`), with the solver's tables.
+
+    A class of its own, not a closure: compiled, a method calls itself natively, where a nested function called
+    itself through Python's calling convention, boxing its arguments and result (a fifth of the search's time).
+    """
+
+    def __init__(self, solver: Solver) -> None:
+        self.solver = solver
+        self.table = solver.table
+        self.lead_cache = solver._lead_cache
+        self.def_cache = solver._def_cache
+        self.tm = solver.trump_mask
+        self.t = solver.trump
+        self.ml = solver.max_lead
+        self.tsh = solver.trump_shift
+        self.counter = solver._counter
+
+    def win(self, a: int, d: int) -> bool:
+        """Return whether the player to lead, holding ``a``, can make sure of not losing against ``d``."""
+        noqs = _NOQS
+        tm = self.tm
+        ml = self.ml
+        # Quick exact cut-offs (module docstring): the cards of ours the other can beat.
+        an = a & noqs
+        dn = d & noqs
+        dt = dn & tm
+        if dt:
+            beat = (an & ~tm) | (an & tm & ((1 << (dt.bit_length() - 1)) - 1))
+        else:
+            beat = 0
+            x = dn & 0x1FFF
+            if x:
+                beat = an & 0x1FFF & ((1 << (x.bit_length() - 1)) - 1)
+            x = dn & 0x3FFE000
+            if x:
+                beat |= an & 0x3FFE000 & ((1 << (x.bit_length() - 1)) - 1)
+            x = dn & 0x7FFC000000
+            if x:
+                beat |= an & 0x7FFC000000 & ((1 << (x.bit_length() - 1)) - 1)
+            x = dn & 0xFFF8000000000
+            if x:
+                beat |= an & 0xFFF8000000000 & ((1 << (x.bit_length() - 1)) - 1)
+        if not beat:
+            return True  # Nothing of ours can be beaten: plain suits, then trumps, each rising.
+        nd = popcount(d)
+        low = beat & -beat
+        one = a & _SM[(low.bit_length() - 1) // 13]
+        if not beat & ~one:
+            # Only one suit can be beaten: lead the rest first (the other must take it), then that suit at once.
+            ns = popcount(one)
+            if ns <= nd + popcount(a) - ns and ns <= ml:
+                return True
+        # The canonical key (module docstring).
+        plo = _PACK_LO
+        phi = _PACK_HI
+        t = self.t
+        u = an | dn
+        au = an
+        # _pack, inlined: a suit's 7 low ranks, then its 6 high ones shifted past the low ones in play.
+        x = plo[(u & 0x7F) << 7 | (au & 0x7F)]
+        c0 = (x & 0x7F) | phi[(u >> 7 & 0x3F) << 6 | (au >> 7 & 0x3F)] << (x >> 7)
+        x = plo[(u >> 13 & 0x7F) << 7 | (au >> 13 & 0x7F)]
+        c1 = (x & 0x7F) | phi[(u >> 20 & 0x3F) << 6 | (au >> 20 & 0x3F)] << (x >> 7)
+        x = plo[(u >> 26 & 0x7F) << 7 | (au >> 26 & 0x7F)]
+        c2 = (x & 0x7F) | phi[(u >> 33 & 0x3F) << 6 | (au >> 33 & 0x3F)] << (x >> 7)
+        x = plo[(u >> 39 & 0x7F) << 7 | (au >> 39 & 0x7F)]
+        c3 = (x & 0x7F) | phi[(u >> 46) << 6 | (au >> 46)] << (x >> 7)
+        if t <= 0:
+            if c1 > c2:
+                c1, c2 = c2, c1
+            if c2 > c3:
+                c2, c3 = c3, c2
+            if c1 > c2:
+                c1, c2 = c2, c1
+            key = (((c0 << 14 | c1) << 14 | c2) << 14 | c3) << 1 | (a >> 10 & 1)
+        else:
+            if t == 1:
+                tr, p, q = c1, c2, c3
+            elif t == 2:
+                tr, p, q = c2, c1, c3
+            else:
+                tr, p, q = c3, c1, c2
+            if p > q:
+                p, q = q, p
+            key = (((tr << 14 | c0) << 14 | p) << 14 | q) << 1 | (a >> 10 & 1)
+        table = self.table
+        hit = table.get(key)
+        if hit is not None:
+            return hit
+        counter = self.counter
+        counter[0] += 1
+        if not counter[0] & (POLL_EVERY - 1):
+            poll()
+        lim = nd if nd < ml else ml
+        trumped = 1 if dt else 0
+        scored: list[int] = []
+        lead_cache = self.lead_cache
+        for s, sm, sh in _SUITS:
+            cards = a & sm
+            if cards:
+                n = popcount(cards)
+                cap = lim if lim < n else n
+                ds = dn & sm
+                # Keys that fit a machine word: a bigger int would be made anew, limb by limb, at every use.
+                k = cards >> sh | ds >> sh << 13 | trumped << 26 | cap << 27 | sh << 33
+                lst = lead_cache.get(k)
+                if lst is None:
+                    lst = lead_cache[k] = self.solver._suit_leads(s, cards, ds, bool(dt), cap)
+                scored += lst
+        scored.sort(reverse=True)
+        def_cache = self.def_cache
+        tsh = self.tsh
+        result = False
+        for x in scored:
+            sh = (x >> 13 & 3) * 13
+            lead = (x & 0x1FFF) << sh
+            a2 = a & ~lead
+            k = (x & 0x1FFF) | (d >> sh & noqs >> sh & 0x1FFF) << 13 | (d & tm) >> tsh << 26 | sh << 39
+            opts = def_cache.get(k)
+            if opts is None:
+                opts = self.solver._make_dopts(lead, d, k)
+            for beaten, beaters in opts:
+                d2 = (d & ~beaters) | (lead & ~beaten)
+                if not d2:
+                    break
+                if beaten == lead:
+                    if self.win(d2, a2):
+                        break
+                elif not self.win(a2, d2):
+                    break
+            else:
+                result = True
+                break
+        table[key] = result
+        return result
 
 
 def solve(state: State, *, all_leads: bool = True) -> SolveResult:
