@@ -355,7 +355,7 @@ class Solver:
         self.searches = 0
         self.kept_back = 0  # Safe positions found resting on the search path (see _search).
         self.dropped = 0  # Of those, the ones dropped because what they rested on was lost.
-        self._win2 = _TwoHolders(self).win
+        self._two = _TwoHolders(self)
 
     @property
     def nodes(self) -> int:
@@ -719,7 +719,7 @@ class Solver:
             return False
         if len(holders) == 2:
             d = self.defender_of(hands, attacker)
-            win = self._win2u(hands[attacker], hands[d]) if self.undeclared else self._win2(hands[attacker], hands[d])
+            win = self._win2u(hands[attacker], hands[d]) if self.undeclared else self._two.win(hands[attacker], hands[d])
             return win if hero == attacker else not win
         return self._graph_safe(hands, attacker, hero)
 
@@ -766,22 +766,22 @@ class Solver:
         a2 = a & ~lead
         if not a2:
             return True
-        win = self._win2
+        two = self._two
         for beaten, beaters in self._dopts(lead, d):
             d2 = (d & ~beaters) | (lead & ~beaten)
             if not d2:
                 return False
             if beaten == lead:
-                if win(d2, a2):
+                if two.win(d2, a2):
                     return False
-            elif not win(a2, d2):
+            elif not two.win(a2, d2):
                 return False
         return True
 
     # -- marriages still to be declared, two holders ----------------------------------
 
     def _win2u(self, a: int, d: int) -> bool:
-        """As :meth:`_win2` while a marriage may still be declared: no dominance, every move tried."""
+        """As :meth:`_TwoHolders.win` while a marriage may still be declared: no dominance, every move tried."""
         nd = popcount(d)
         lim = nd if nd < self.max_lead else self.max_lead
         if popcount(a) <= lim and _one_suit(a):
@@ -793,7 +793,7 @@ class Solver:
         self._counter[0] += 1
         if not self._counter[0] & (POLL_EVERY - 1):
             poll()
-        result = any(self.sub(s)._win2(a, d) for s in self._declarable(a))
+        result = any(self.sub(s)._two.win(a, d) for s in self._declarable(a))
         if not result:
             for lead in L.iter_leads(a, lim):
                 if self._lead_wins2u(a, d, lead):
@@ -810,7 +810,7 @@ class Solver:
             sub = self.sub(s)
             for beaten, beaters in sub._dopts(lead, d):
                 d2 = (d & ~beaters) | (lead & ~beaten)
-                if not d2 or (sub._win2(d2, a2) if beaten == lead else not sub._win2(a2, d2)):
+                if not d2 or (sub._two.win(d2, a2) if beaten == lead else not sub._two.win(a2, d2)):
                     return False
         seen: set[tuple[int, int]] = set()
         for pairs in self._all_defences(d, lead, a2 | lead, exact=True):
@@ -1157,6 +1157,10 @@ class Solver:
             replies = self.replies(hands, attacker, lead)
             reply = next((r for r in replies if self.reply_safe(r, hero) == value), replies[0])
             return -1, lead, reply, self
+        if value:
+            found = self._safe_step(hands, attacker, d, hero, choices)
+            if found is not None:
+                return found
         best: tuple[tuple[int, int], int, int, Reply, Solver] | None = None
         for decl, sv in choices:
             for lead in sv.leads(hands[attacker], hands[d], _others(hands, attacker)):
@@ -1186,6 +1190,32 @@ class Solver:
         assert best is not None
         _, decl, lead, reply, sv = best
         return decl, lead, reply, sv
+
+    @staticmethod
+    def _safe_step(hands: Hands, attacker: int, d: int, hero: int,
+                   choices: list[tuple[int, Solver]]) -> tuple[int, int, Reply, Solver] | None:
+        """Return the step the ranking of :meth:`_line_step` chooses when the hero is safe, ranking nothing else.
+
+        Every option that keeps the hero safe ranks first there, and ties go
+        to the earliest: so the hero takes its first safe option (and, when it
+        defends, its first safe reply), and the others take their first option
+        (with its first reply, or the hero's first safe one). Judging only
+        these spares searching, for their ranks, positions the value never
+        needed (most of a three-seat solve). ``None``: nothing found (the
+        hero defending with no safe reply cannot happen while it is safe).
+        """
+        for decl, sv in choices:
+            for lead in sv.leads(hands[attacker], hands[d], _others(hands, attacker)):
+                replies = sv.replies(hands, attacker, lead)
+                if d == hero:
+                    reply = next((r for r in replies if sv.reply_safe(r, hero)), None)
+                    if reply is not None:
+                        return decl, lead, reply, sv
+                    if attacker != hero:
+                        return None
+                elif attacker != hero or all(sv.reply_safe(r, hero) for r in replies):
+                    return decl, lead, replies[0], sv
+        return None
 
     @staticmethod
     def _choose_lead(solver: Solver, hands: Hands, attacker: int, d: int, hero: int, value: bool) -> int:
