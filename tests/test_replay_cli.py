@@ -212,7 +212,9 @@ def test_demo(tmp_path: Path) -> None:
     lines = r.stdout.splitlines()
     assert lines[0].startswith("Mustamaija, 3 players, dealer seat ")
     assert any(line.startswith("Seat ") and " is Mustamaija" in line for line in lines)
-    assert "mustamaija demo --seed 3" in r.stdout
+    assert lines[-2] == "(seed 3: run 'mustamaija demo --players 3 --seed 3' to see this deal again)"
+    again = run(*lines[-2].split("'")[1].split()[1:], cwd=tmp_path)  # The command it prints deals the same deal.
+    assert again.returncode == 0 and again.stdout.splitlines() == lines[:-1]
     saved = Record.load(tmp_path / "demo.json")
     assert saved.players == 3
     final = saved.replay()
@@ -227,7 +229,7 @@ def test_demo_plays_every_game(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0].startswith("Black Maria, 5 players")
-    assert lines[-2] == "(seed 8: run 'mustamaija demo --game black-maria --seed 8' to see this deal again)"
+    assert lines[-2] == "(seed 8: run 'mustamaija demo --game black-maria --players 5 --seed 8' to see this deal again)"
     saved = json.loads((tmp_path / "bm.json").read_text(encoding="utf-8"))
     assert saved["format"] == "black-maria-record/1" and saved["players"] == 5 and saved["seed"] == 8
     again = run("replay", "--text", "bm.json", cwd=tmp_path)
