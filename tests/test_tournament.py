@@ -82,10 +82,16 @@ def test_paired_difference_known_input() -> None:
 
 
 def test_paired_difference_degenerate_cases() -> None:
+    # Differences all alike: the sign test's p-value, and room for the units not seen yet (none claimed without bounds).
     same = paired_difference([0.25] * 10, [0.25] * 10)
-    assert (same.mean, same.ci_low, same.ci_high, same.p_value) == (0.0, 0.0, 0.0, 1.0)
-    constant = paired_difference([1.0] * 5, [0.0] * 5)
-    assert constant.mean == 1.0 and constant.p_value == 0.0
+    assert (same.mean, same.ci_low, same.ci_high, same.p_value) == (0.0, -math.inf, math.inf, 1.0)
+    share = 1 - 0.05 ** (1 / 10)  # The largest share of units unlike the ten seen that 95% confidence allows.
+    bounded = paired_difference([0.25] * 10, [0.25] * 10, bounds=(0.0, 1.0))
+    assert bounded.ci_low == pytest.approx(-share) and bounded.ci_high == pytest.approx(share)
+    constant = paired_difference([1.0] * 5, [0.0] * 5, bounds=(0.0, 1.0))
+    assert constant.mean == 1.0 and constant.p_value == 2 * 0.5**5 and constant.ci_high == 1.0
+    assert constant.ci_low == pytest.approx(1 - 2 * (1 - 0.05 ** (1 / 5))) and constant.ci_low < 1.0
+    assert paired_difference([1.0] * 40, [0.0] * 40).p_value == pytest.approx(2 * 0.5**40)
     one = paired_difference([1.0], [0.0])
     assert one.units == 1 and math.isinf(one.ci_high)
     with pytest.raises(ValueError):

@@ -188,7 +188,9 @@ class TournamentResult:
             for b in specs[i + 1:]:
                 ra, rb = self.per_deal(self.positions_of(a)), self.per_deal(self.positions_of(b))
                 deals = sorted(ra)
-                d = paired_difference([ra[k] for k in deals], [rb[k] for k in deals])
+                # A deal's loss rate lies in [0, 1]; points have no bound known here.
+                d = paired_difference([ra[k] for k in deals], [rb[k] for k in deals],
+                                      bounds=None if self.kind == "points" else (0.0, 1.0))
                 out.append({
                     "a": a, "b": b, "deals": d.units, "difference": d.mean, "stderr": bound(d.stderr),
                     "ci_low": bound(d.ci_low), "ci_high": bound(d.ci_high), "p_value": d.p_value,

@@ -74,14 +74,30 @@ class PairedDifference:
     p_value: float
 
 
-def paired_difference(a: Sequence[float], b: Sequence[float], z: float = Z95) -> PairedDifference:
+def paired_difference(a: Sequence[float], b: Sequence[float], z: float = Z95,
+                      bounds: tuple[float, float] | None = None) -> PairedDifference:
     """Compare two measurements taken on the same units (such as the same deals) by their mean difference.
 
     The interval is ``mean ± z · sd / √n`` with the sample standard deviation
     of the differences; with fewer than two units it is unbounded.
 
+    When every difference is the same, the normal interval would have no
+    width and the normal test a p-value of 0, though a few more units could
+    differ. Then the p-value is the exact sign test's (every difference has
+    the mean's sign: ``2 · 0.5 ** n``), and the interval allows a share of
+    units with other differences up to the exact one-sided upper bound of a
+    share never seen in ``n`` units (``1 - alpha ** (1/n)``, Clopper and
+    Pearson), each as far away as ``bounds`` (the least and greatest value
+    of one measurement) permit: unbounded without them.
+
     >>> paired_difference([0.5, 0.5, 0.5], [0.5, 0.5, 0.5]).p_value
     1.0
+    >>> d = paired_difference([0.0] * 20, [1.0] * 20, bounds=(0.0, 1.0))
+    >>> round(d.mean, 2), round(d.ci_low, 2), round(d.ci_high, 3), f"{d.p_value:.2g}"
+    (-1.0, -1.0, -0.722, '1.9e-06')
+    >>> d = paired_difference([0.0] * 5000, [1 / 3] * 5000, bounds=(0.0, 1.0))
+    >>> f"{100 * d.mean:+.1f} [{100 * d.ci_low:+.1f}, {100 * d.ci_high:+.1f}], p = {d.p_value:.2g}"
+    '-33.3 [-33.4, -33.3], p = 0'
     """
     if len(a) != len(b):
         raise ValueError(f"paired samples must have the same length, got {len(a)} and {len(b)}")
@@ -92,11 +108,16 @@ def paired_difference(a: Sequence[float], b: Sequence[float], z: float = Z95) ->
     mean = sum(diffs) / n
     if n < 2:
         return PairedDifference(n, mean, math.inf, -math.inf, math.inf, 1.0)
+    if max(diffs) == min(diffs):  # Not ``se == 0``: the mean of equal floats can differ from them in the last bit.
+        mean = diffs[0]
+        p = 1.0 if mean == 0.0 else min(1.0, 2.0 * 0.5**n)
+        if bounds is None:
+            return PairedDifference(n, mean, 0.0, -math.inf, math.inf, p)
+        share = 1.0 - math.erfc(z / math.sqrt(2.0)) ** (1.0 / n)
+        low, high = bounds[0] - bounds[1], bounds[1] - bounds[0]
+        return PairedDifference(n, mean, 0.0, mean - share * (mean - low), mean + share * (high - mean), p)
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     se = math.sqrt(var / n)
-    if se == 0.0:
-        p = 1.0 if mean == 0.0 else 0.0
-        return PairedDifference(n, mean, 0.0, mean, mean, p)
     return PairedDifference(n, mean, se, mean - z * se, mean + z * se, normal_two_sided_p(mean / se))
 
 
