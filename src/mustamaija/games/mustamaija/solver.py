@@ -231,6 +231,16 @@ def _one_suit(hand: int) -> bool:
     return not hand & ~_SM[(low.bit_length() - 1) // 13]
 
 
+def _defence_key(low: int, sh: int, d: int, tm: int, tsh: int) -> int:
+    """Return the defence cache's key of a lead against ``d``: what the defences depend on, in one machine word.
+
+    ``low`` is the lead's cards of its suit (13 bits), ``sh`` the suit's
+    shift, ``tm`` and ``tsh`` the trump suit's mask and shift: the defender's
+    cards of the led suit (Q♠ aside) and its trumps are all that matter.
+    """
+    return low | (d >> sh & _NOQS >> sh & 0x1FFF) << 13 | (d & tm) >> tsh << 26 | sh << 39
+
+
 def _others(hands: Hands, seat: int) -> int:
     m = 0
     for s, h in enumerate(hands):
@@ -529,7 +539,7 @@ class Solver:
     def _dopts(self, lead: int, d: int) -> list[tuple[int, int]]:
         """Return the defences worth trying against ``lead`` as (beaten, beaters) masks (two holders, see the docstring)."""
         sh = (lead.bit_length() - 1) // 13 * 13
-        key = lead >> sh | (d >> sh & _NOQS >> sh & 0x1FFF) << 13 | (d & self.trump_mask) >> self.trump_shift << 26 | sh << 39
+        key = _defence_key(lead >> sh, sh, d, self.trump_mask, self.trump_shift)
         hit = self._def_cache.get(key)
         if hit is not None:
             return hit
@@ -1239,7 +1249,6 @@ class _TwoHolders:
         self.lead_cache = solver._lead_cache
         self.def_cache = solver._def_cache
         self.tm = solver.trump_mask
-        self.t = solver.trump
         self.ml = solver.max_lead
         self.tsh = solver.trump_shift
         self.counter = solver._counter
@@ -1279,39 +1288,7 @@ class _TwoHolders:
             ns = popcount(one)
             if ns <= nd + popcount(a) - ns and ns <= ml:
                 return True
-        # The canonical key (module docstring).
-        plo = _PACK_LO
-        phi = _PACK_HI
-        t = self.t
-        u = an | dn
-        au = an
-        # _pack, inlined: a suit's 7 low ranks, then its 6 high ones shifted past the low ones in play.
-        x = plo[(u & 0x7F) << 7 | (au & 0x7F)]
-        c0 = (x & 0x7F) | phi[(u >> 7 & 0x3F) << 6 | (au >> 7 & 0x3F)] << (x >> 7)
-        x = plo[(u >> 13 & 0x7F) << 7 | (au >> 13 & 0x7F)]
-        c1 = (x & 0x7F) | phi[(u >> 20 & 0x3F) << 6 | (au >> 20 & 0x3F)] << (x >> 7)
-        x = plo[(u >> 26 & 0x7F) << 7 | (au >> 26 & 0x7F)]
-        c2 = (x & 0x7F) | phi[(u >> 33 & 0x3F) << 6 | (au >> 33 & 0x3F)] << (x >> 7)
-        x = plo[(u >> 39 & 0x7F) << 7 | (au >> 39 & 0x7F)]
-        c3 = (x & 0x7F) | phi[(u >> 46) << 6 | (au >> 46)] << (x >> 7)
-        if t <= 0:
-            if c1 > c2:
-                c1, c2 = c2, c1
-            if c2 > c3:
-                c2, c3 = c3, c2
-            if c1 > c2:
-                c1, c2 = c2, c1
-            key = (((c0 << 14 | c1) << 14 | c2) << 14 | c3) << 1 | (a >> 10 & 1)
-        else:
-            if t == 1:
-                tr, p, q = c1, c2, c3
-            elif t == 2:
-                tr, p, q = c2, c1, c3
-            else:
-                tr, p, q = c3, c1, c2
-            if p > q:
-                p, q = q, p
-            key = (((tr << 14 | c0) << 14 | p) << 14 | q) << 1 | (a >> 10 & 1)
+        key = self.solver.key2(a, d)  # The canonical key (module docstring).
         table = self.table
         hit = table.get(key)
         if hit is not None:
@@ -1344,7 +1321,7 @@ class _TwoHolders:
             sh = (x >> 13 & 3) * 13
             lead = (x & 0x1FFF) << sh
             a2 = a & ~lead
-            k = (x & 0x1FFF) | (d >> sh & noqs >> sh & 0x1FFF) << 13 | (d & tm) >> tsh << 26 | sh << 39
+            k = _defence_key(x & 0x1FFF, sh, d, tm, tsh)
             opts = def_cache.get(k)
             if opts is None:
                 opts = self.solver._make_dopts(lead, d, k)
