@@ -6,7 +6,7 @@ import argparse
 import random
 import shlex
 
-from mustamaija.cli.options import add_game_arguments, game_rules
+from mustamaija.cli.options import DEFAULT_PLAYERS, add_game_arguments, game_rules
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 
 
@@ -32,7 +32,7 @@ def again_command(args: argparse.Namespace, seed: int) -> str:
     words = ["mustamaija", "demo"]
     if args.game != DEFAULT_GAME:
         words += ["--game", args.game]
-    if args.players != 4:
+    if args.players != DEFAULT_PLAYERS:
         words += ["--players", str(args.players)]
     if args.preset is not None:
         words += ["--preset", args.preset]

@@ -21,19 +21,23 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, Final
 
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, game_names
 
-__all__ = ["add_game_arguments", "failed", "game_rules", "print_json"]
+__all__ = ["DEFAULT_PLAYERS", "add_game_arguments", "failed", "game_rules", "print_json"]
+
+
+DEFAULT_PLAYERS: Final = 4
+"""The seats of a deal when ``--players`` is not given."""
 
 
 def add_game_arguments(p: argparse.ArgumentParser) -> None:
     """Add ``--game``, ``--players`` and the rules (``--preset`` or ``--rules`` JSON) to a subcommand."""
     p.add_argument("--game", choices=game_names(), default=DEFAULT_GAME, help=f"the game to play (default {DEFAULT_GAME})")
-    p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
+    p.add_argument("--players", type=int, default=DEFAULT_PLAYERS, help=f"number of seats (default {DEFAULT_PLAYERS})")
     rules = p.add_mutually_exclusive_group()
     rules.add_argument("--preset", default=None, help="a named rule set of the game (default: its first)")
     rules.add_argument("--rules", metavar="JSON", default=None,
