@@ -28,13 +28,16 @@ from typing import Any, Final
 __all__ = ["below", "shuffle"]
 
 
+_GETRANDBITS: Final = random.Random.getrandbits
+"""The generator's C method, unbound: called with the generator, it costs no bound method per draw."""
+
+
 def _below_fast(rng: random.Random, n: int) -> int:
     # What Random._randbelow_with_getrandbits does (CPython 3.2 to 3.13): rejection sampling on n.bit_length() bits.
-    getrandbits = rng.getrandbits
     k = n.bit_length()
-    r = getrandbits(k)
+    r = _GETRANDBITS(rng, k)
     while r >= n:
-        r = getrandbits(k)
+        r = _GETRANDBITS(rng, k)
     return r
 
 

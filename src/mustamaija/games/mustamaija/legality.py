@@ -26,6 +26,7 @@ from mustamaija.games.mustamaija.rules import LEAD, Rules
 
 __all__ = [
     "BEATERS",
+    "RuleFacts",
     "beaters",
     "beats",
     "check_beat",
@@ -76,14 +77,38 @@ def beats(card: int, led: int, trump: int) -> bool:
     return bool(BEATERS[trump][led] >> card & 1)
 
 
-def lead_limit(rules: Rules, defender_cards: int, talon_size: int) -> int:
+class RuleFacts:
+    """The rules a deal's transitions read at every step or turn, as plain fields of one rule set.
+
+    A rule set stays interpreted (docs/architecture.md#builds), so in the compiled build each read of one
+    of its fields is a generic attribute lookup; a state keeps these instead, made once per deal.
+
+    >>> f = RuleFacts(Rules(trump="marriage", max_lead=3))
+    >>> f.marriage, f.max_lead, f.limit_always, f.max_turns == Rules().max_turns, f.hand_size
+    (True, 3, False, True, 5)
+    """
+
+    __slots__ = ("hand_size", "limit_always", "marriage", "max_lead", "max_turns", "spades_can_be_trump")
+
+    def __init__(self, rules: Rules) -> None:
+        self.hand_size: Final = rules.hand_size
+        """The cards dealt to each seat, and the number a seat draws up to (V1, M4, M12)."""
+        self.marriage: Final = rules.trump == "marriage"
+        """Whether the trump is made by a marriage (V3)."""
+        self.max_turns: Final = rules.max_turns
+        """The turn cap (M21)."""
+        self.limit_always: Final = rules.attack_limit == "always"
+        """Whether a lead is capped by the defender's hand while the talon lasts too (M11, M17)."""
+        self.max_lead: Final = rules.max_lead if rules.max_lead is not None else NO_LIMIT
+        """The most cards any lead may hold (``max_lead``; 52: no cap)."""
+        self.spades_can_be_trump: Final = rules.spades_can_be_trump
+        """Whether a turned spade stands as trump (M7)."""
+
+
+def lead_limit(facts: RuleFacts, defender_cards: int, talon_size: int) -> int:
     """Return the most cards the attacker may lead (M11, M17, ``max_lead``); 52 means no limit."""
-    limit = NO_LIMIT
-    if talon_size == 0 or rules.attack_limit == "always":
-        limit = defender_cards
-    if rules.max_lead is not None and rules.max_lead < limit:
-        limit = rules.max_lead
-    return limit
+    limit = defender_cards if talon_size == 0 or facts.limit_always else NO_LIMIT
+    return min(limit, facts.max_lead)
 
 
 def declarable_suits(rules: Rules, hand: int, declarer: int) -> int:

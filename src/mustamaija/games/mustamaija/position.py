@@ -322,7 +322,7 @@ class Position(JsonDocument):
             put("defender", next((s for s in _holders(hands, a) if s != a), -1))
         d = self.defender
         if self.limit == _DERIVED and isinstance(self.rules, Rules) and 0 <= d < n:
-            put("limit", L.lead_limit(self.rules, hands[d].bit_count(), len(self.talon)))
+            put("limit", L.lead_limit(L.RuleFacts(self.rules), hands[d].bit_count(), len(self.talon)))
 
     # -- checking -----------------------------------------------------------------
 
@@ -542,7 +542,7 @@ class Position(JsonDocument):
             )
         self._check_limit()
         if phase == "lead":
-            computed = L.lead_limit(rules, hands[expected].bit_count(), len(self.talon))
+            computed = L.lead_limit(L.RuleFacts(rules), hands[expected].bit_count(), len(self.talon))
             if self.limit != computed:
                 raise FormatError(
                     f"'limit' is {self.limit}, but before a lead the limit is {computed}: the defender's cards or none, "
@@ -877,7 +877,7 @@ class Position(JsonDocument):
     def _default_limit(self) -> int:
         if self.phase == "over" or not 0 <= self.defender < len(self.hands):
             return L.NO_LIMIT
-        return L.lead_limit(self.rules, self.hands[self.defender].bit_count(), len(self.talon))
+        return L.lead_limit(L.RuleFacts(self.rules), self.hands[self.defender].bit_count(), len(self.talon))
 
     @classmethod
     def parse(cls, text: str) -> Position:
@@ -1236,14 +1236,15 @@ def _parse_rules(text: str) -> Rules:
 
 # -- comparing states ----------------------------------------------------------------------------
 
-_SKIPPED: Final = frozenset(("log", "nlog", "deck", "_legal", "talon", "tpos", "public"))
+_SKIPPED: Final = frozenset(("log", "nlog", "deck", "_legal", "talon", "tpos", "public", "facts"))
 
 
 def state_differences(a: State, b: State) -> list[str]:
     """Return the fields in which two states differ as positions, ``[]`` when they are the same position.
 
     Every slot is compared but the history (``log``, ``nlog``), the deck it
-    was dealt from and the legal-step cache; the talon from its current top;
+    was dealt from, the legal-step cache and the rules' facts (made from the
+    rules, which are compared); the talon from its current top;
     and the public cards among the cards held, the only ones whose being
     public still tells anybody anything (M22).
     """

@@ -79,8 +79,8 @@ class State(StepState):
         "declarer",
         "defender",
         "discard",
+        "facts",
         "hands",
-        "hs",
         "led",
         "limit",
         "log",
@@ -109,8 +109,8 @@ class State(StepState):
 
     rules: Rules
     """The rule set."""
-    hs: int
-    """The hand size: cards dealt to each seat, and the number a seat draws up to (M4, M12)."""
+    facts: L.RuleFacts
+    """The rules the transitions read at every step, as plain fields (made from :attr:`rules`)."""
     talon: tuple[int, ...]
     """The talon, top card first; cards above :attr:`tpos` have been drawn."""
     tpos: int
@@ -309,11 +309,11 @@ class State(StepState):
     def _blank(cls, rules: Rules, players: int, dealer: int) -> State:
         s = cls()
         s.rules = rules
+        s.facts = L.RuleFacts(rules)
         s.n = players
         s.dealer = dealer
         s.deck = None
         s.hands = [0] * players
-        s.hs = rules.hand_size
         s.talon = ()
         s.tpos = 0
         s.trump = -1
@@ -369,6 +369,11 @@ class State(StepState):
         return self.loser >= 0
 
     @property
+    def hs(self) -> int:
+        """Return the hand size: cards dealt to each seat, and the number a seat draws up to (M4, M12)."""
+        return self.facts.hand_size
+
+    @property
     def talon_size(self) -> int:
         """Return the number of cards left in the talon."""
         return len(self.talon) - self.tpos
@@ -413,7 +418,7 @@ class State(StepState):
         else:
             seat = self.attacker if p == LEAD else self.defender
             hand = self.hands[seat]
-            decl = L.declarable_suits(self.rules, hand, self.declarer) if self.rules.trump == "marriage" else 0
+            decl = L.declarable_suits(self.rules, hand, self.declarer) if self.facts.marriage else 0
             m = L.step_mask(p, hand, self.sel, self.limit, self.rem, self.used, self.trump, decl, self.in_progress)
         self._legal = m
         return m
@@ -644,7 +649,7 @@ class State(StepState):
         if not t:
             return
         j = 0
-        if not self.rules.spades_can_be_trump:
+        if not self.facts.spades_can_be_trump:
             while j < len(t) and t[j] // 13 == SPADES:
                 j += 1
             if j == len(t):
@@ -660,7 +665,7 @@ class State(StepState):
 
     def _draw(self, seat: int) -> None:
         hand = self.hands[seat]
-        need = self.hs - popcount(hand)
+        need = self.facts.hand_size - popcount(hand)
         end = len(self.talon)
         if need <= 0 or self.tpos >= end:
             return
@@ -734,7 +739,7 @@ class State(StepState):
             self.loser = holders[0] if holders else -1
             self.attacker = self.defender = -1
             return
-        if self.turns >= self.rules.max_turns:
+        if self.turns >= self.facts.max_turns:
             self.phase = OVER
             self.stopped = True
             self.attacker = self.defender = -1
@@ -758,7 +763,7 @@ class State(StepState):
             self.loser = attacker
             self.attacker = self.defender = -1
             return
-        self.limit = L.lead_limit(self.rules, popcount(self.hands[d]), len(self.talon) - self.tpos)
+        self.limit = L.lead_limit(self.facts, popcount(self.hands[d]), len(self.talon) - self.tpos)
         self._legal = -1
 
     # -- rendering ----------------------------------------------------------------------
@@ -778,8 +783,8 @@ class State(StepState):
         s.declarer = self.declarer
         s.defender = self.defender
         s.discard = self.discard
+        s.facts = self.facts
         s.hands = self.hands[:]
-        s.hs = self.hs
         s.led = self.led
         s.limit = self.limit
         s.log = self.log

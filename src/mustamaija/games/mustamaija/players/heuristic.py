@@ -280,10 +280,10 @@ def _ctx_from_state(state: State, w: Weights) -> _Ctx:
     c.attacker = state.attacker
     c.defender = state.defender
     c.limit = state.limit
-    c.marriage_open = state.rules.trump == "marriage" and state.declarer == -1
+    c.marriage_open = state.facts.marriage and state.declarer == -1
     c.decl = L.declarable_suits(state.rules, own, state.declarer) if c.marriage_open else 0
     c.turns = state.turns
-    c.looping = state.turns >= min(w.loop_turns, state.rules.max_turns // 2)
+    c.looping = state.turns >= min(w.loop_turns, state.facts.max_turns // 2)
     c.circ = _circulating(state.log, state.led if state.phase else own, c.n, state.phase) if c.talon else 0
     c.finish()
     return c
