@@ -150,7 +150,7 @@ class StepState:
 
     def can_step(self, step: object) -> bool:
         """Return whether ``step`` is legal now."""
-        return step.__class__ is int and 0 <= step < self.NUM_STEPS and bool(self.legal_mask() >> step & 1)
+        return type(step) is int and 0 <= step < self.NUM_STEPS and bool(self.legal_mask() >> step & 1)
 
     def play_out_randomly(self, rng: random.Random) -> int:
         """Play uniformly random legal steps to the end of the deal, in place; return the number of steps.

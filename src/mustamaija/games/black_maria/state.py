@@ -269,7 +269,7 @@ class State(StepState):
         A pass completes, and is logged, once it holds :attr:`pass_count` cards.
         """
         m = self._legal if self._legal >= 0 else self.legal_mask()
-        if step.__class__ is not int or step < 0 or not m >> step & 1:
+        if type(step) is not int or step < 0 or not m >> step & 1:
             self.verify_step(step)
         self._legal = -1
         if self.phase == PLAY:

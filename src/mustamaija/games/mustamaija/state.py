@@ -456,7 +456,7 @@ class State(StepState):
         beaten. Completing an action logs it as a compound action.
         """
         m = self._legal if self._legal >= 0 else self.legal_mask()
-        if step.__class__ is not int or step < 0 or not m >> step & 1:
+        if type(step) is not int or step < 0 or not m >> step & 1:
             self.verify_step(step)
         self._legal = -1
         if step >= DECLARE:
