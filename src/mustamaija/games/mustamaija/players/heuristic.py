@@ -54,7 +54,7 @@ from mustamaija.core.cards import QS, SUIT_MASKS
 from mustamaija.core.history import Log
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import DECLARE, LEAD_ENTRY, STOP
-from mustamaija.games.mustamaija.rules import LEAD
+from mustamaija.games.mustamaija.rules import LEAD, OVER
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 
@@ -63,6 +63,7 @@ __all__ = [
     "HeuristicPlayer",
     "Plan",
     "Weights",
+    "apply_plan",
     "candidate_plans",
     "heuristic_plan",
     "heuristic_step",
@@ -757,6 +758,31 @@ def heuristic_plan(state: State, rng: random.Random | None = None, weights: Weig
     if state.phase == LEAD:
         return _plan_lead(ctx, rng, False)
     return tuple(sorted(_plan_defence(ctx, state.led).items()))
+
+
+def apply_plan(state: State, plan: Plan) -> None:
+    """Take a whole planned action on ``state`` in one go: a lead, or a defence by the seat defending."""
+    if isinstance(plan, int):
+        state._do_lead(plan)
+    else:
+        state._do_beat(state.defender, plan)
+
+
+def heuristic_play_out(state: State, rng: random.Random | None = None) -> None:
+    """Play ``state`` out in place, every seat following the heuristic a whole action at a time.
+
+    A part-done action (a lead being chosen, a defence under way) is finished by :func:`heuristic_step`
+    first. The loop lives here, beside the heuristic, so that the compiled build runs a playout in C.
+
+    >>> from mustamaija import State
+    >>> s = State.from_seed(players=3, seed=5)
+    >>> heuristic_play_out(s, random.Random(1)); s.is_over
+    True
+    """
+    while state.in_progress and state.phase != OVER:
+        state.apply(heuristic_step(state, rng))
+    while state.phase != OVER:
+        apply_plan(state, heuristic_plan(state, rng))
 
 
 def candidate_plans(view: View, weights: Weights | None = None) -> tuple[list[Plan], Plan]:

@@ -33,11 +33,18 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from mustamaija.games.mustamaija.actions import DECLARE
-from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer, Plan, candidate_plans, heuristic_plan, heuristic_step, plan_step
+from mustamaija.games.mustamaija.players.heuristic import (
+    HeuristicPlayer,
+    Plan,
+    apply_plan,
+    candidate_plans,
+    heuristic_play_out,
+    plan_step,
+)
 from mustamaija.games.mustamaija.players.ismcts import DEFAULT_DEPTH, ROLLOUTS, Determiniser, rollout_policy, state_context
 from mustamaija.games.mustamaija.players.ismcts_endgame import MAX_SOLVER_CARDS, EndgameSolver
 from mustamaija.games.mustamaija.players.ismcts_policy import fast_rollout, fast_step, outcome, rollout
-from mustamaija.games.mustamaija.state import OVER, State
+from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 from mustamaija.search.kit import BasicKit
 
@@ -47,20 +54,6 @@ DEFAULT_ITERS: Final = 300
 """Playouts per PIMC decision when neither ``iters`` nor ``time`` is given (about a third of a second on one core)."""
 
 
-def _apply(state: State, plan: Plan) -> None:
-    if isinstance(plan, int):
-        state._do_lead(plan)
-    else:
-        state._do_beat(state.defender, plan)
-
-
-def _play_out(state: State, rng: random.Random | None) -> None:
-    while state.in_progress and state.phase != OVER:
-        state.apply(heuristic_step(state, rng))
-    while state.phase != OVER:
-        _apply(state, heuristic_plan(state, rng))
-
-
 def playout(state: State, rng: random.Random | None = None) -> list[float]:
     """Play ``state`` out in place, every seat following the heuristic; return each seat's value (1: did not lose).
 
@@ -68,7 +61,7 @@ def playout(state: State, rng: random.Random | None = None) -> list[float]:
     by the heuristic's step rule first. A deal stopped by the turn limit (M21)
     scores 1 for everybody, as in :func:`~mustamaija.games.mustamaija.players.ismcts_policy.outcome`.
     """
-    _play_out(state, rng)
+    heuristic_play_out(state, rng)
     return outcome(state)
 
 
@@ -122,11 +115,11 @@ class MustamaijaKit(BasicKit):
 
     def apply(self, state: State, plan: Plan) -> None:
         """Take the whole lead or defence."""
-        _apply(state, plan)
+        apply_plan(state, plan)
 
     def playout(self, state: State, rng: random.Random | None) -> None:
         """Play the deal out by the heuristic, a whole action at a time (:func:`playout`)."""
-        _play_out(state, rng)
+        heuristic_play_out(state, rng)
 
     def endgame(self, max_cards: int | None) -> Callable[[View], int | None]:
         """Return the exact solver's step for two-seat, talon-empty positions (:mod:`.ismcts_endgame`)."""
