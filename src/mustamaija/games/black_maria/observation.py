@@ -8,7 +8,7 @@ seats relative to the viewer (0 is the viewer, 1 the seat to its left):
 :func:`encode` writes a seat's :class:`~mustamaija.games.black_maria.view.View`,
 :func:`observation_for` gives the same vector from the state without building
 the view, both from the seat's knowledge
-(:func:`~mustamaija.games.black_maria.view.knowledge`) and through one encoder.
+(:func:`~mustamaija.games.black_maria.knowledge.knowledge`) and through one encoder.
 First the :data:`PLANES` of 52 entries (card ``suit * 13 + rank``), then the
 :data:`SCALARS` blocks:
 
@@ -26,15 +26,16 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from mustamaija.core.observation import FLOAT, PLANE_BYTES, flags, one_hot, plane
 from mustamaija.core.view import check_seat
+from mustamaija.games.black_maria.knowledge import knowledge
 from mustamaija.games.black_maria.rules import MAX_PLAYERS
-from mustamaija.games.black_maria.view import View, knowledge
+from mustamaija.games.black_maria.view import View
 
 if TYPE_CHECKING:
     from mustamaija.games.black_maria.state import State
@@ -111,31 +112,28 @@ _count = _SEVENTEENTHS.__getitem__
 _void = _VOIDS.__getitem__
 
 
-def _encoding(public: Any, n: int, me: int, hand: int, passed: int, received: int, known: Any, unseen: int, sel: int,
-              reneges: Any, sizes: Any) -> bytes:
-    """Return the observation's bytes from a seat's knowledge and the public fields of ``public``.
+def _encoding(n: int, me: int, hand: int, passed: int, received: int, known: list[int] | tuple[int, ...], unseen: int,
+              sel: int, reneges: tuple[int, ...], sizes: list[int], leader: int, to_act: int, won: tuple[int, ...],
+              tricks: tuple[int, ...], voids: tuple[int, ...], played_trick: tuple[int, ...], led: int, played: int,
+              phase: int, dealer: int, broken: bool, npassed: int) -> bytes:
+    """Return the observation's bytes from a seat's knowledge and the public fields of a state or a view.
 
-    ``public`` is a state or a view (they name their public fields alike), the knowledge is as
-    :func:`~mustamaija.games.black_maria.view.knowledge` gives it. The one encoder: :func:`encode` gives it a
-    view's fields, :func:`observation_for` a state's and the seat's knowledge.
-    ``me`` is the viewer (0 for a spectator); ``known``, ``reneges`` and ``sizes`` are by absolute seat.
+    The knowledge is as :func:`~mustamaija.games.black_maria.knowledge.knowledge` gives it. The one encoder:
+    :func:`encode` gives it a view's fields, :func:`observation_for` a state's (read natively in the compiled
+    build, where fields read through an untyped object are generic attribute lookups).
+    ``me`` is the viewer (0 for a spectator); ``known``, ``reneges`` and ``sizes`` are by absolute seat;
+    ``played_trick`` is the trick on the table, in the order played from ``leader``.
     """
-    leader = public.leader
-    to_act = public.to_act
-    won = public.won
-    tricks = public.tricks
-    voids = public.voids
     trick = [0] * n
-    for i, card in enumerate(public.trick):
+    for i, card in enumerate(played_trick):
         trick[(leader + i - me) % n] = 1 << card
     no_planes, no_counts, no_voids = _EMPTY_SEATS[n]
-    led = public.led
     return b"".join((
-        *map(_plane, (hand, passed, received, sel, public.played, unseen, *known[me:], *known[:me])), no_planes,
+        *map(_plane, (hand, passed, received, sel, played, unseen, *known[me:], *known[:me])), no_planes,
         *map(_plane, (*won[me:], *won[:me])), no_planes,
         *map(_plane, trick), no_planes,
-        _HEAD[(public.phase * 8 + ((to_act - me) % n if to_act >= 0 else 7)) * 8 + ((leader - me) % n if leader >= 0 else 7)],
-        _DEALER[(public.dealer - me) % n],
+        _HEAD[(phase * 8 + ((to_act - me) % n if to_act >= 0 else 7)) * 8 + ((leader - me) % n if leader >= 0 else 7)],
+        _DEALER[(dealer - me) % n],
         _SEATED[n],
         *map(_count, sizes[me:]), *map(_count, sizes[:me]), no_counts,
         *map(_count, tricks[me:]), *map(_count, tricks[:me]), no_counts,
@@ -143,23 +141,24 @@ def _encoding(public: Any, n: int, me: int, hand: int, passed: int, received: in
         no_counts,
         *map(_void, voids[me:]), *map(_void, voids[:me]), no_voids,
         _LED[led if led >= 0 else 4],
-        _BROKEN[bool(public.broken)],
-        FLOAT.pack(public.npassed / n),
+        _BROKEN[bool(broken)],
+        FLOAT.pack(npassed / n),
     ))
-
 
 
 def encode(view: View, out: npt.NDArray[np.float32]) -> None:
     """Write the observation of ``view`` (a seat's view) into ``out``."""
-    data = _encoding(view, view.players, view.seat if view.seat is not None else 0, view.hand, view.passed, view.received,
-                     view.known, view.unseen, view.sel, view.reneges, view.hand_sizes)
+    data = _encoding(view.players, view.seat if view.seat is not None else 0, view.hand, view.passed, view.received,
+                     view.known, view.unseen, view.sel, view.reneges, list(view.hand_sizes), view.leader, view.to_act,
+                     view.won, view.tricks, view.voids, view.trick, view.led, view.played, view.phase, view.dealer,
+                     view.broken, view.npassed)
     out[:] = np.frombuffer(data, np.float32)
 
 
 def observation_for(state: State, seat: object) -> npt.NDArray[np.float32]:
     """Return ``seat``'s observation of ``state``, the same as :func:`encode` of ``state.view(seat)``, without the view.
 
-    The seat's knowledge comes from :func:`~mustamaija.games.black_maria.view.knowledge`, as its view's
+    The seat's knowledge comes from :func:`~mustamaija.games.black_maria.knowledge.knowledge`, as its view's
     does. The array is new and read-only (it shares the bytes it was built from).
 
     >>> from mustamaija.games.black_maria import State
@@ -172,6 +171,7 @@ def observation_for(state: State, seat: object) -> npt.NDArray[np.float32]:
     n = state.n
     viewer = seat if type(seat) is int and 0 <= seat < n else check_seat(seat, n)  # Raises, but for None (a spectator).
     hand, passed, received, known, unseen, sel, reneges = knowledge(state, viewer)
-    data = _encoding(state, n, viewer if viewer is not None else 0, hand, passed, received, known, unseen, sel, reneges,
-                     [*map(int.bit_count, state.hands)])
+    data = _encoding(n, viewer if viewer is not None else 0, hand, passed, received, known, unseen, sel, reneges,
+                     [*map(int.bit_count, state.hands)], state.leader, state.to_act, state.won, state.tricks, state.voids,
+                     state.trick, state.led, state.played, state.phase, state.dealer, state.broken, state.npassed)
     return np.frombuffer(data, np.float32)  # Read-only: it shares the bytes.

@@ -9,7 +9,7 @@ on; indices at or beyond the player count stay zero.
 :func:`encode` writes a seat's :class:`~mustamaija.games.mustamaija.view.View`;
 :func:`observation_for` gives the same vector from the state without building
 the view (what the research adapters ask for at every step). Both read the
-seat's knowledge from :func:`~mustamaija.games.mustamaija.view.knowledge`, the
+seat's knowledge from :func:`~mustamaija.games.mustamaija.knowledge.knowledge`, the
 one computation :func:`~mustamaija.games.mustamaija.view.view_of` uses, and
 share one encoder, which builds the vector's bytes by table lookups
 (:mod:`mustamaija.core.observation`).
@@ -33,15 +33,16 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from mustamaija.core.observation import FLOAT, FLOAT3, PLANE_BYTES, flags, one_hot, plane
 from mustamaija.core.view import check_seat
+from mustamaija.games.mustamaija.knowledge import knowledge
 from mustamaija.games.mustamaija.rules import DEFEND, LEAD
-from mustamaija.games.mustamaija.view import View, knowledge
+from mustamaija.games.mustamaija.view import View
 
 if TYPE_CHECKING:
     from mustamaija.games.mustamaija.state import State
@@ -117,36 +118,35 @@ _plane = plane
 _size = _SIZE.__getitem__
 
 
-def _encoding(public: Any, n: int, me: int, hand: int, known: Any, unseen: int, talon_known: int, sel: int, rem: int,
-              used: int, pairs: tuple[tuple[int, int], ...], sizes: Any, talon_size: int) -> bytes:
-    """Return the observation's bytes from a seat's knowledge and the public fields of ``public``.
+def _encoding(n: int, me: int, hand: int, known: list[int] | tuple[int, ...], unseen: int, talon_known: int, sel: int,
+              rem: int, used: int, pairs: tuple[tuple[int, int], ...], sizes: list[int], talon_size: int,
+              led: int, discard: int, revealed: int, trump_card: int, trump: int, declarer: int, phase: int,
+              out: tuple[int, ...], attacker: int, defender: int, limit: int, turns: float) -> bytes:
+    """Return the observation's bytes from a seat's knowledge and the public fields of a state or a view.
 
-    ``public`` is a state or a view (they name their public fields alike), the knowledge is as
-    :func:`~mustamaija.games.mustamaija.view.knowledge` gives it. The one encoder: :func:`encode` gives it a
-    view's fields, :func:`observation_for` a state's and the seat's knowledge.
-    ``me`` is the viewer (0 for a spectator), ``known`` and ``sizes`` are by absolute seat.
+    The knowledge is as :func:`~mustamaija.games.mustamaija.knowledge.knowledge` gives it. The one encoder:
+    :func:`encode` gives it a view's fields, :func:`observation_for` a state's (read natively in the compiled
+    build, where fields read through an untyped object are generic attribute lookups).
+    ``me`` is the viewer (0 for a spectator), ``known`` and ``sizes`` are by absolute seat, ``turns`` is the
+    completed turns over the turn cap (M21).
     """
     beaten = 0
-    for led, _ in pairs:
-        beaten |= 1 << led
-    trump_card = public.trump_card
-    trump = public.trump
-    declarer = public.declarer
-    phase = public.phase
-    out = 0
-    for seat in public.out:
-        out |= 1 << (seat - me) % n
+    for led_card, _ in pairs:
+        beaten |= 1 << led_card
+    out_mask = 0
+    for seat in out:
+        out_mask |= 1 << (seat - me) % n
     no_planes, no_sizes = _EMPTY_SEATS[n]
     return b"".join((
-        *map(_plane, (hand, sel, public.led, rem, beaten, used, public.discard, unseen, talon_known,
-                      1 << trump_card if trump_card >= 0 else 0, public.revealed, *known[me:], *known[:me])),
+        *map(_plane, (hand, sel, led, rem, beaten, used, discard, unseen, talon_known,
+                      1 << trump_card if trump_card >= 0 else 0, revealed, *known[me:], *known[:me])),
         no_planes,
         _HEAD[(phase * 5 + (trump if trump >= 0 else 4)) * 9 + ((declarer - me) % n if 0 <= declarer < n else 8)],
-        _SEATS[(phase * 8 + (public.attacker - me) % n) * 8 + (public.defender - me) % n],
+        _SEATS[(phase * 8 + (attacker - me) % n) * 8 + (defender - me) % n],
         *map(_size, sizes[me:]), *map(_size, sizes[:me]), no_sizes,
         _FLAGS[(1 << n) - 1],  # seated
-        _FLAGS[out],
-        FLOAT3.pack(talon_size / 52, min(public.limit, 52) / 52, min(public.turns / public.rules.max_turns, 1.0)),
+        _FLAGS[out_mask],
+        FLOAT3.pack(talon_size / 52, min(limit, 52) / 52, min(turns, 1.0)),
     ))
 
 
@@ -155,15 +155,17 @@ def encode(view: View, out: npt.NDArray[np.float32]) -> None:
     talon_known = 0
     for _, card in view.talon_known:
         talon_known |= 1 << card
-    data = _encoding(view, view.players, view.seat if view.seat is not None else 0, view.hand, view.known, view.unseen,
-                     talon_known, view.sel, view.rem, view.used, view.pairs, view.hand_sizes, view.talon_size)
+    data = _encoding(view.players, view.seat if view.seat is not None else 0, view.hand, view.known, view.unseen,
+                     talon_known, view.sel, view.rem, view.used, view.pairs, list(view.hand_sizes), view.talon_size,
+                     view.led, view.discard, view.revealed, view.trump_card, view.trump, view.declarer, view.phase,
+                     view.out, view.attacker, view.defender, view.limit, view.turns / view.rules.max_turns)
     out[:] = np.frombuffer(data, np.float32)
 
 
 def observation_for(state: State, seat: object) -> npt.NDArray[np.float32]:
     """Return ``seat``'s observation of ``state``, the same as :func:`encode` of ``state.view(seat)``, without the view.
 
-    The seat's knowledge comes from :func:`~mustamaija.games.mustamaija.view.knowledge`, as its view's
+    The seat's knowledge comes from :func:`~mustamaija.games.mustamaija.knowledge.knowledge`, as its view's
     does. The array is new and read-only (it shares the bytes it was built from).
 
     >>> from mustamaija import State
@@ -176,6 +178,8 @@ def observation_for(state: State, seat: object) -> npt.NDArray[np.float32]:
     n = state.n
     viewer = seat if type(seat) is int and 0 <= seat < n else check_seat(seat, n)  # Raises, but for None (a spectator).
     hand, known, unseen, talon_known, sel, rem, used, pairs = knowledge(state, viewer)
-    data = _encoding(state, n, viewer if viewer is not None else 0, hand, known, unseen, talon_known, sel, rem, used, pairs,
-                     [*map(int.bit_count, state.hands)], len(state.talon) - state.tpos)
+    data = _encoding(n, viewer if viewer is not None else 0, hand, known, unseen, talon_known, sel, rem, used, pairs,
+                     [*map(int.bit_count, state.hands)], len(state.talon) - state.tpos,
+                     state.led, state.discard, state.revealed, state.trump_card, state.trump, state.declarer, state.phase,
+                     state.out, state.attacker, state.defender, state.limit, state.turns / state.facts.max_turns)
     return np.frombuffer(data, np.float32)  # Read-only: it shares the bytes.
