@@ -86,11 +86,15 @@ class RuleFacts:
     >>> f = RuleFacts(Rules(trump="marriage", max_lead=3))
     >>> f.marriage, f.max_lead, f.limit_always, f.max_turns == Rules().max_turns, f.hand_size
     (True, 3, False, True, 5)
+    >>> import pickle; pickle.loads(pickle.dumps(f)).max_lead
+    3
     """
 
-    __slots__ = ("hand_size", "limit_always", "marriage", "max_lead", "max_turns", "spades_can_be_trump")
+    __slots__ = ("hand_size", "limit_always", "marriage", "max_lead", "max_turns", "rules", "spades_can_be_trump")
 
     def __init__(self, rules: Rules) -> None:
+        self.rules: Final = rules
+        """The rule set these are read from."""
         self.hand_size: Final = rules.hand_size
         """The cards dealt to each seat, and the number a seat draws up to (V1, M4, M12)."""
         self.marriage: Final = rules.trump == "marriage"
@@ -103,6 +107,10 @@ class RuleFacts:
         """The most cards any lead may hold (``max_lead``; 52: no cap)."""
         self.spades_can_be_trump: Final = rules.spades_can_be_trump
         """Whether a turned spade stands as trump (M7)."""
+
+    def __reduce__(self) -> tuple[type[RuleFacts], tuple[Rules]]:
+        """Pickle as the rule set, which makes the rest (a compiled class would be unpickled without it)."""
+        return RuleFacts, (self.rules,)
 
 
 def lead_limit(facts: RuleFacts, defender_cards: int, talon_size: int) -> int:
