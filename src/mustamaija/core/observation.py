@@ -21,7 +21,7 @@ from __future__ import annotations
 import struct
 from typing import Final
 
-__all__ = ["FLOAT", "FLOAT3", "PLANE_BYTES", "flags", "one_hot", "plane"]
+__all__ = ["FLOAT", "FLOAT3", "PLANE_BYTES", "PLANE_OF", "bit_bytes", "flags", "one_hot", "plane"]
 
 FLOAT: Final = struct.Struct("<f")
 """One little-endian ``float32``: ``FLOAT.pack(x)`` rounds ``x`` as numpy does when it stores it in a ``float32`` array."""
@@ -66,7 +66,27 @@ class _Planes(dict[int, bytes]):
         return data
 
 
-plane: Final = _Planes().__getitem__
-"""Return a set of cards (a 52-bit mask) as its plane: 52 floats, 1.0 at each card. ``map(plane, masks)`` builds
-many planes with no Python code run per plane but on a miss."""
+PLANE_OF: Final = _Planes()
+"""The memo of planes: ``PLANE_OF[mask]`` is a set of cards (a 52-bit mask) as its plane, 52 floats, 1.0 at each
+card. A compiled encoder looks planes up here, in a loop of its own."""
 
+plane: Final = PLANE_OF.__getitem__
+"""Return a set of cards as its plane (:data:`PLANE_OF`): ``map(plane, masks)`` builds many planes with no Python
+code run per plane but on a miss."""
+
+
+
+_BYTE_BITS: Final = tuple(bytes((value >> bit) & 1 for bit in range(8)) for value in range(256))
+"""For each byte value, its eight bits (lowest first) as eight bytes of 0 or 1."""
+
+
+def bit_bytes(mask: int, size: int) -> bytes:
+    """Return the first ``size`` bits of ``mask`` (lowest first) as bytes of 0 and 1, padded to a multiple of 8.
+
+    What a step mask becomes as an ``int8`` action mask, by a table lookup per byte of the mask.
+
+    >>> list(bit_bytes(0b1101, 6))
+    [1, 0, 1, 1, 0, 0, 0, 0]
+    """
+    whole = (mask & ((1 << size) - 1)).to_bytes((size + 7) // 8, "little")
+    return b"".join([_BYTE_BITS[byte] for byte in whole])

@@ -52,6 +52,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
     AECOrderEnforcingIterator,
 )
 
+from mustamaija.core.observation import bit_bytes
 from mustamaija.core.protocol import Game, GameState
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 
@@ -62,23 +63,13 @@ AgentObs = dict[str, npt.NDArray[Any]]
 OBSERVATIONS = ("vector", "dict")
 """The observation kinds: the encoded view alone (mask in the info), or PettingZoo's classic dict of both."""
 
-_BYTE_BITS: Final = tuple(bytes((value >> bit) & 1 for bit in range(8)) for value in range(256))
-"""For each byte value, its eight bits (lowest first) as eight bytes of 0 or 1: a mask unpacks by table lookups."""
-
-
-def _mask_bytes(mask: int, size: int) -> bytes:
-    """Return the first ``size`` bits of ``mask`` (lowest first) as bytes of 0 and 1, padded to a multiple of 8."""
-    whole = (mask & ((1 << size) - 1)).to_bytes((size + 7) // 8, "little")
-    return b"".join([_BYTE_BITS[byte] for byte in whole])
-
-
 def mask_array(mask: int, size: int) -> npt.NDArray[np.int8]:
     """Return a step mask (bit ``i`` for step ``i``) as a new, writable ``int8`` array of 0 and 1.
 
     >>> mask_array(0b1101, 6).tolist()
     [1, 0, 1, 1, 0, 0]
     """
-    return np.frombuffer(bytearray(_mask_bytes(mask, size)), np.int8, size)
+    return np.frombuffer(bytearray(bit_bytes(mask, size)), np.int8, size)
 
 
 def frozen_mask(mask: int, size: int) -> npt.NDArray[np.int8]:
@@ -91,7 +82,7 @@ def frozen_mask(mask: int, size: int) -> npt.NDArray[np.int8]:
     >>> m.tolist(), m.flags.writeable
     ([1, 0, 1], False)
     """
-    return np.frombuffer(_mask_bytes(mask, size), np.int8, size)
+    return np.frombuffer(bit_bytes(mask, size), np.int8, size)
 
 
 _MASKS_KEPT: Final = 4096

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 import numpy.typing as npt
 
-from mustamaija.core.observation import FLOAT, PLANE_BYTES, flags, one_hot, plane
+from mustamaija.core.observation import FLOAT, PLANE_BYTES, PLANE_OF, flags, one_hot
 from mustamaija.core.view import check_seat
 from mustamaija.games.black_maria.knowledge import knowledge
 from mustamaija.games.black_maria.rules import MAX_PLAYERS
@@ -97,9 +97,7 @@ _DEALER: Final = tuple(one_hot(dealer, MAX_SEATS) for dealer in range(MAX_SEATS)
 _SEATED: Final = tuple(flags((1 << n) - 1, MAX_SEATS) for n in range(MAX_SEATS + 1))
 _SEVENTEENTHS: Final = tuple(FLOAT.pack(count / 17) for count in range(53))
 """A count (cards held, tricks, reneges) / 17."""
-_SEVENTEEN: Final = (17,) * MAX_SEATS
-"""Reneges count at most 17 in the observation (its entry is at most 1)."""
-_NO_RENEGES: Final = tuple((FLOAT.pack(0.0) * n,) for n in range(MAX_SEATS + 1))
+_NO_RENEGES: Final = tuple(FLOAT.pack(0.0) * n for n in range(MAX_SEATS + 1))
 """The reneges of ``n`` seats that have none (nearly always: B7)."""
 _VOIDS: Final = tuple(flags(suits, 4) for suits in range(16))
 _LED: Final = tuple(one_hot(suit, 5) for suit in range(5))
@@ -107,12 +105,9 @@ _BROKEN: Final = (FLOAT.pack(0.0), FLOAT.pack(1.0))
 _EMPTY_SEATS: Final = tuple((bytes(PLANE_BYTES * (MAX_SEATS - n)), bytes(4 * (MAX_SEATS - n)), bytes(16 * (MAX_SEATS - n)))
                             for n in range(MAX_SEATS + 1))
 """For ``n`` players: the zero planes, zero counts and zero voids of the relative seats past the table."""
-_plane = plane
-_count = _SEVENTEENTHS.__getitem__
-_void = _VOIDS.__getitem__
 
 
-def _encoding(n: int, me: int, hand: int, passed: int, received: int, known: list[int] | tuple[int, ...], unseen: int,
+def _encoding(n: int, me: int, hand: int, passed: int, received: int, known: list[int], unseen: int,
               sel: int, reneges: tuple[int, ...], sizes: list[int], leader: int, to_act: int, won: tuple[int, ...],
               tricks: tuple[int, ...], voids: tuple[int, ...], played_trick: tuple[int, ...], led: int, played: int,
               phase: int, dealer: int, broken: bool, npassed: int) -> bytes:
@@ -128,28 +123,59 @@ def _encoding(n: int, me: int, hand: int, passed: int, received: int, known: lis
     for i, card in enumerate(played_trick):
         trick[(leader + i - me) % n] = 1 << card
     no_planes, no_counts, no_voids = _EMPTY_SEATS[n]
-    return b"".join((
-        *map(_plane, (hand, passed, received, sel, played, unseen, *known[me:], *known[:me])), no_planes,
-        *map(_plane, (*won[me:], *won[:me])), no_planes,
-        *map(_plane, trick), no_planes,
-        _HEAD[(phase * 8 + ((to_act - me) % n if to_act >= 0 else 7)) * 8 + ((leader - me) % n if leader >= 0 else 7)],
-        _DEALER[(dealer - me) % n],
-        _SEATED[n],
-        *map(_count, sizes[me:]), *map(_count, sizes[:me]), no_counts,
-        *map(_count, tricks[me:]), *map(_count, tricks[:me]), no_counts,
-        *(map(_count, map(min, (*reneges[me:], *reneges[:me]), _SEVENTEEN)) if any(reneges) else _NO_RENEGES[n]),
-        no_counts,
-        *map(_void, voids[me:]), *map(_void, voids[:me]), no_voids,
-        _LED[led if led >= 0 else 4],
-        _BROKEN[bool(broken)],
-        FLOAT.pack(npassed / n),
-    ))
+    # One list, appended to in loops: compiled, a display with starred maps extends a list through the iterator
+    # protocol, which cost half the encoding.
+    memo = PLANE_OF
+    parts = [memo[hand], memo[passed], memo[received], memo[sel], memo[played], memo[unseen]]
+    for seat in range(me, n):
+        parts.append(memo[known[seat]])
+    for seat in range(me):
+        parts.append(memo[known[seat]])
+    parts.append(no_planes)
+    for seat in range(me, n):
+        parts.append(memo[won[seat]])
+    for seat in range(me):
+        parts.append(memo[won[seat]])
+    parts.append(no_planes)
+    for mask in trick:
+        parts.append(memo[mask])
+    parts.append(no_planes)
+    parts.append(_HEAD[(phase * 8 + ((to_act - me) % n if to_act >= 0 else 7)) * 8 + ((leader - me) % n if leader >= 0 else 7)])
+    parts.append(_DEALER[(dealer - me) % n])
+    parts.append(_SEATED[n])
+    for seat in range(me, n):
+        parts.append(_SEVENTEENTHS[sizes[seat]])
+    for seat in range(me):
+        parts.append(_SEVENTEENTHS[sizes[seat]])
+    parts.append(no_counts)
+    for seat in range(me, n):
+        parts.append(_SEVENTEENTHS[tricks[seat]])
+    for seat in range(me):
+        parts.append(_SEVENTEENTHS[tricks[seat]])
+    parts.append(no_counts)
+    if any(reneges):
+        for seat in range(me, n):
+            parts.append(_SEVENTEENTHS[min(reneges[seat], 17)])  # At most 17, so that the entry stays in [0, 1].
+        for seat in range(me):
+            parts.append(_SEVENTEENTHS[min(reneges[seat], 17)])
+    else:
+        parts.append(_NO_RENEGES[n])
+    parts.append(no_counts)
+    for seat in range(me, n):
+        parts.append(_VOIDS[voids[seat]])
+    for seat in range(me):
+        parts.append(_VOIDS[voids[seat]])
+    parts.append(no_voids)
+    parts.append(_LED[led if led >= 0 else 4])
+    parts.append(_BROKEN[bool(broken)])
+    parts.append(FLOAT.pack(npassed / n))
+    return b"".join(parts)
 
 
 def encode(view: View, out: npt.NDArray[np.float32]) -> None:
     """Write the observation of ``view`` (a seat's view) into ``out``."""
     data = _encoding(view.players, view.seat if view.seat is not None else 0, view.hand, view.passed, view.received,
-                     view.known, view.unseen, view.sel, view.reneges, list(view.hand_sizes), view.leader, view.to_act,
+                     list(view.known), view.unseen, view.sel, view.reneges, list(view.hand_sizes), view.leader, view.to_act,
                      view.won, view.tricks, view.voids, view.trick, view.led, view.played, view.phase, view.dealer,
                      view.broken, view.npassed)
     out[:] = np.frombuffer(data, np.float32)
