@@ -5,7 +5,8 @@ every step, so the encoders build it as the bytes of its floats, joined
 once and turned into an array by one numpy call
 (``np.frombuffer(data, np.float32)``: read-only, no copy): a block of flags
 is a table lookup, a 52-card plane a lookup in a memo of planes
-(:func:`plane`), a fraction a packed float. At this size a numpy call costs
+(:func:`plane`: in the interpreted build a bound dict lookup, with no Python
+call but on a miss), a fraction a packed float. At this size a numpy call costs
 far more than a lookup.
 
 >>> import numpy as np
@@ -19,9 +20,10 @@ far more than a lookup.
 from __future__ import annotations
 
 import struct
+import types
 from typing import Final
 
-__all__ = ["FLOAT", "FLOAT3", "PLANE_BYTES", "PLANE_OF", "bit_bytes", "flags", "one_hot", "plane"]
+__all__ = ["FLOAT", "FLOAT3", "PLANE_BYTES", "bit_bytes", "flags", "one_hot", "plane"]
 
 FLOAT: Final = struct.Struct("<f")
 """One little-endian ``float32``: ``FLOAT.pack(x)`` rounds ``x`` as numpy does when it stores it in a ``float32`` array."""
@@ -55,25 +57,34 @@ _MEMO_SIZE: Final = 4096
 holds several deals' worth; it is emptied when full, which changes nothing but the time."""
 
 
+def _store(memo: dict[int, bytes], mask: int) -> bytes:
+    """Build ``mask``'s plane from its four suits and keep it in ``memo`` (emptied first when full)."""
+    data = b"".join((_SUIT[mask & 0x1FFF], _SUIT[mask >> 13 & 0x1FFF], _SUIT[mask >> 26 & 0x1FFF], _SUIT[mask >> 39]))
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[mask] = data
+    return data
+
+
+_MEMO: Final[dict[int, bytes]] = {}
+"""The planes kept, by mask (a plain dict: compiled code looks it up by the C fast path)."""
+
+
+def plane(mask: int) -> bytes:
+    """Return a set of cards (a 52-bit mask) as its plane: 52 floats, 1.0 at each card, from a memo of planes."""
+    data = _MEMO.get(mask)
+    return data if data is not None else _store(_MEMO, mask)
+
+
 class _Planes(dict[int, bytes]):
-    """A memo of planes by mask, built on a miss (``dict.__missing__``), so that a hit costs one dict lookup in C."""
+    """The interpreted build's memo: a hit is one dict lookup in C (``__getitem__``), with no Python call but on a miss."""
 
     def __missing__(self, mask: int) -> bytes:
-        data = b"".join((_SUIT[mask & 0x1FFF], _SUIT[mask >> 13 & 0x1FFF], _SUIT[mask >> 26 & 0x1FFF], _SUIT[mask >> 39]))
-        if len(self) >= _MEMO_SIZE:
-            self.clear()
-        self[mask] = data
-        return data
+        return _store(self, mask)
 
 
-PLANE_OF: Final = _Planes()
-"""The memo of planes: ``PLANE_OF[mask]`` is a set of cards (a 52-bit mask) as its plane, 52 floats, 1.0 at each
-card. A compiled encoder looks planes up here, in a loop of its own."""
-
-plane: Final = PLANE_OF.__getitem__
-"""Return a set of cards as its plane (:data:`PLANE_OF`): ``map(plane, masks)`` builds many planes with no Python
-code run per plane but on a miss."""
-
+if isinstance(plane, types.FunctionType):  # Interpreted: a bound dict lookup is quicker than a call of plane().
+    globals()["plane"] = _Planes().__getitem__
 
 
 _BYTE_BITS: Final = tuple(bytes((value >> bit) & 1 for bit in range(8)) for value in range(256))

@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Final
 import numpy as np
 import numpy.typing as npt
 
-from mustamaija.core.observation import FLOAT, FLOAT3, PLANE_BYTES, PLANE_OF, flags, one_hot
+from mustamaija.core.bits import popcount
+from mustamaija.core.observation import FLOAT, FLOAT3, PLANE_BYTES, flags, one_hot, plane
 from mustamaija.core.view import check_seat
 from mustamaija.games.mustamaija.knowledge import knowledge
 from mustamaija.games.mustamaija.rules import DEFEND, LEAD
@@ -116,6 +117,10 @@ _EMPTY_SEATS: Final = tuple((bytes(PLANE_BYTES * (MAX_SEATS - n)), bytes(4 * (MA
 """For ``n`` players: the zero planes of the relative seats past the table, and their zero hand sizes."""
 
 
+_FLOAT32: Final = np.dtype(np.float32)
+"""The vector's type, as a dtype object (numpy makes one from ``np.float32`` at every call otherwise)."""
+
+
 def _encoding(n: int, me: int, hand: int, known: list[int], unseen: int, talon_known: int, sel: int,
               rem: int, used: int, pairs: tuple[tuple[int, int], ...], sizes: list[int], talon_size: int,
               led: int, discard: int, revealed: int, trump_card: int, trump: int, declarer: int, phase: int,
@@ -136,14 +141,13 @@ def _encoding(n: int, me: int, hand: int, known: list[int], unseen: int, talon_k
         out_mask |= 1 << (seat - me) % n
     no_planes, no_sizes = _EMPTY_SEATS[n]
     # One list, appended to in loops: compiled, a display with starred maps extends a list through the iterator
-    # protocol, which cost half the encoding.
-    memo = PLANE_OF
-    parts = [memo[hand], memo[sel], memo[led], memo[rem], memo[beaten], memo[used], memo[discard], memo[unseen],
-             memo[talon_known], memo[1 << trump_card if trump_card >= 0 else 0], memo[revealed]]
+    # protocol (half the encoding's time), where plane() is a native call.
+    parts = [plane(hand), plane(sel), plane(led), plane(rem), plane(beaten), plane(used), plane(discard), plane(unseen),
+             plane(talon_known), plane(1 << trump_card if trump_card >= 0 else 0), plane(revealed)]
     for seat in range(me, n):
-        parts.append(memo[known[seat]])
+        parts.append(plane(known[seat]))
     for seat in range(me):
-        parts.append(memo[known[seat]])
+        parts.append(plane(known[seat]))
     parts.append(no_planes)
     parts.append(_HEAD[(phase * 5 + (trump if trump >= 0 else 4)) * 9 + ((declarer - me) % n if 0 <= declarer < n else 8)])
     parts.append(_SEATS[(phase * 8 + (attacker - me) % n) * 8 + (defender - me) % n])
@@ -187,7 +191,7 @@ def observation_for(state: State, seat: object) -> npt.NDArray[np.float32]:
     viewer = seat if type(seat) is int and 0 <= seat < n else check_seat(seat, n)  # Raises, but for None (a spectator).
     hand, known, unseen, talon_known, sel, rem, used, pairs = knowledge(state, viewer)
     data = _encoding(n, viewer if viewer is not None else 0, hand, known, unseen, talon_known, sel, rem, used, pairs,
-                     [*map(int.bit_count, state.hands)], len(state.talon) - state.tpos,
+                     [popcount(h) for h in state.hands], len(state.talon) - state.tpos,
                      state.led, state.discard, state.revealed, state.trump_card, state.trump, state.declarer, state.phase,
                      state.out, state.attacker, state.defender, state.limit, state.turns / state.facts.max_turns)
-    return np.frombuffer(data, np.float32)  # Read-only: it shares the bytes.
+    return np.frombuffer(data, _FLOAT32)  # Read-only: it shares the bytes.
