@@ -116,7 +116,8 @@ class RuleFacts:
 def lead_limit(facts: RuleFacts, defender_cards: int, talon_size: int) -> int:
     """Return the most cards the attacker may lead (M11, M17, ``max_lead``); 52 means no limit."""
     limit = defender_cards if talon_size == 0 or facts.limit_always else NO_LIMIT
-    return min(limit, facts.max_lead)
+    cap = facts.max_lead
+    return limit if limit < cap else cap
 
 
 def declarable_suits(rules: Rules, hand: int, declarer: int) -> int:
