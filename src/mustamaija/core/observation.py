@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import struct
 import types
+from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["FLOAT", "FLOAT3", "PLANE_BYTES", "bit_bytes", "flags", "one_hot", "plane"]
+__all__ = ["FLOAT", "FLOAT3", "PLANE_BYTES", "add_by_seat", "add_planes_by_seat", "bit_bytes", "flags", "one_hot", "plane"]
 
 FLOAT: Final = struct.Struct("<f")
 """One little-endian ``float32``: ``FLOAT.pack(x)`` rounds ``x`` as numpy does when it stores it in a ``float32`` array."""
@@ -85,6 +86,30 @@ class _Planes(dict[int, bytes]):
 
 if isinstance(plane, types.FunctionType):  # Interpreted: a bound dict lookup is quicker than a call of plane().
     globals()["plane"] = _Planes().__getitem__
+
+
+def add_planes_by_seat(parts: list[bytes], masks: Sequence[int], me: int) -> None:
+    """Append the plane of each seat's mask to ``parts``, from seat ``me`` round the table: by seat relative to the viewer.
+
+    >>> parts = []; add_planes_by_seat(parts, [1, 2, 4], 1); [p == plane(m) for p, m in zip(parts, (2, 4, 1))]
+    [True, True, True]
+    """
+    for seat in range(me, len(masks)):
+        parts.append(plane(masks[seat]))
+    for seat in range(me):
+        parts.append(plane(masks[seat]))
+
+
+def add_by_seat(parts: list[bytes], table: Sequence[bytes], values: Sequence[int], me: int) -> None:
+    """Append ``table[value]`` for each seat's value to ``parts``, from seat ``me`` round the table (as above).
+
+    >>> parts = []; add_by_seat(parts, (b"a", b"b", b"c"), [0, 1, 2], 2); parts
+    [b'c', b'a', b'b']
+    """
+    for seat in range(me, len(values)):
+        parts.append(table[values[seat]])
+    for seat in range(me):
+        parts.append(table[values[seat]])
 
 
 _BYTE_BITS: Final = tuple(bytes((value >> bit) & 1 for bit in range(8)) for value in range(256))

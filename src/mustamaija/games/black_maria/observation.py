@@ -26,13 +26,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from mustamaija.core.bits import popcount
-from mustamaija.core.observation import FLOAT, PLANE_BYTES, flags, one_hot, plane
+from mustamaija.core.observation import FLOAT, PLANE_BYTES, add_by_seat, add_planes_by_seat, flags, one_hot, plane
 from mustamaija.core.view import check_seat
 from mustamaija.games.black_maria.knowledge import knowledge
 from mustamaija.games.black_maria.rules import MAX_PLAYERS
@@ -112,8 +113,8 @@ _FLOAT32: Final = np.dtype(np.float32)
 """The vector's type, as a dtype object (numpy makes one from ``np.float32`` at every call otherwise)."""
 
 
-def _encoding(n: int, me: int, hand: int, passed: int, received: int, known: list[int], unseen: int,
-              sel: int, reneges: tuple[int, ...], sizes: list[int], leader: int, to_act: int, won: tuple[int, ...],
+def _encoding(n: int, me: int, hand: int, passed: int, received: int, known: Sequence[int], unseen: int,
+              sel: int, reneges: tuple[int, ...], sizes: Sequence[int], leader: int, to_act: int, won: tuple[int, ...],
               tricks: tuple[int, ...], voids: tuple[int, ...], played_trick: tuple[int, ...], led: int, played: int,
               phase: int, dealer: int, broken: bool, npassed: int) -> bytes:
     """Return the observation's bytes from a seat's knowledge and the public fields of a state or a view.
@@ -131,15 +132,9 @@ def _encoding(n: int, me: int, hand: int, passed: int, received: int, known: lis
     # One list, appended to in loops: compiled, a display with starred maps extends a list through the iterator
     # protocol (half the encoding's time), where plane() is a native call.
     parts = [plane(hand), plane(passed), plane(received), plane(sel), plane(played), plane(unseen)]
-    for seat in range(me, n):
-        parts.append(plane(known[seat]))
-    for seat in range(me):
-        parts.append(plane(known[seat]))
+    add_planes_by_seat(parts, known, me)
     parts.append(no_planes)
-    for seat in range(me, n):
-        parts.append(plane(won[seat]))
-    for seat in range(me):
-        parts.append(plane(won[seat]))
+    add_planes_by_seat(parts, won, me)
     parts.append(no_planes)
     for mask in trick:
         parts.append(plane(mask))
@@ -147,28 +142,16 @@ def _encoding(n: int, me: int, hand: int, passed: int, received: int, known: lis
     parts.append(_HEAD[(phase * 8 + ((to_act - me) % n if to_act >= 0 else 7)) * 8 + ((leader - me) % n if leader >= 0 else 7)])
     parts.append(_DEALER[(dealer - me) % n])
     parts.append(_SEATED[n])
-    for seat in range(me, n):
-        parts.append(_SEVENTEENTHS[sizes[seat]])
-    for seat in range(me):
-        parts.append(_SEVENTEENTHS[sizes[seat]])
+    add_by_seat(parts, _SEVENTEENTHS, sizes, me)
     parts.append(no_counts)
-    for seat in range(me, n):
-        parts.append(_SEVENTEENTHS[tricks[seat]])
-    for seat in range(me):
-        parts.append(_SEVENTEENTHS[tricks[seat]])
+    add_by_seat(parts, _SEVENTEENTHS, tricks, me)
     parts.append(no_counts)
     if any(reneges):
-        for seat in range(me, n):
-            parts.append(_SEVENTEENTHS[min(reneges[seat], 17)])  # At most 17, so that the entry stays in [0, 1].
-        for seat in range(me):
-            parts.append(_SEVENTEENTHS[min(reneges[seat], 17)])
+        add_by_seat(parts, _SEVENTEENTHS, [min(r, 17) for r in reneges], me)  # At most 17: the entry stays in [0, 1].
     else:
         parts.append(_NO_RENEGES[n])
     parts.append(no_counts)
-    for seat in range(me, n):
-        parts.append(_VOIDS[voids[seat]])
-    for seat in range(me):
-        parts.append(_VOIDS[voids[seat]])
+    add_by_seat(parts, _VOIDS, voids, me)
     parts.append(no_voids)
     parts.append(_LED[led if led >= 0 else 4])
     parts.append(_BROKEN[bool(broken)])
@@ -179,7 +162,7 @@ def _encoding(n: int, me: int, hand: int, passed: int, received: int, known: lis
 def encode(view: View, out: npt.NDArray[np.float32]) -> None:
     """Write the observation of ``view`` (a seat's view) into ``out``."""
     data = _encoding(view.players, view.seat if view.seat is not None else 0, view.hand, view.passed, view.received,
-                     list(view.known), view.unseen, view.sel, view.reneges, list(view.hand_sizes), view.leader, view.to_act,
+                     view.known, view.unseen, view.sel, view.reneges, view.hand_sizes, view.leader, view.to_act,
                      view.won, view.tricks, view.voids, view.trick, view.led, view.played, view.phase, view.dealer,
                      view.broken, view.npassed)
     out[:] = np.frombuffer(data, np.float32)

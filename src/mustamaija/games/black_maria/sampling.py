@@ -133,6 +133,7 @@ def sample_state(view: View, rng: random.Random) -> State:
 
     st = State()
     st.rules = view.rules
+    st.renege_ok = view.rules.allow_renege
     st.n = n
     st.k = k
     st.dealer = view.dealer

@@ -77,6 +77,7 @@ class State(StepState):
         "passed",
         "phase",
         "played",
+        "renege_ok",
         "reneges",
         "rules",
         "sel",
@@ -88,6 +89,8 @@ class State(StepState):
 
     rules: Rules
     """The rule set."""
+    renege_ok: bool
+    """Whether reneging is allowed (B7: ``rules.allow_renege``), kept as a plain field: it is read at every step."""
     k: int
     """The cards each seat passes (B3)."""
     actor: int
@@ -139,6 +142,7 @@ class State(StepState):
             )
         s = cls()
         s.rules = rules or Rules()
+        s.renege_ok = s.rules.allow_renege
         s.n = players
         s.k = pass_count(players)
         s.dealer = dealer
@@ -242,7 +246,7 @@ class State(StepState):
         if self.phase == PASS:
             m = L.pass_mask(self.hands[self.actor], self.sel, self.k)
         elif self.phase == PLAY:
-            m = L.play_mask(self.hands[self.actor], self.led, self.broken, self.rules.allow_renege)
+            m = L.play_mask(self.hands[self.actor], self.led, self.broken, self.renege_ok)
         else:
             m = 0
         self._legal = m
@@ -252,7 +256,7 @@ class State(StepState):
         seat = self.actor
         hand = self.hands[seat]
         if self.phase == PLAY:
-            L.check_play(seat, hand, step, self.led, self.broken, self.rules.allow_renege)
+            L.check_play(seat, hand, step, self.led, self.broken, self.renege_ok)
         if not hand >> step & 1:
             raise IllegalActionError("B3", f"seat {seat} does not hold {card_name(step)}")
         if self.sel >> step & 1:
@@ -323,7 +327,7 @@ class State(StepState):
     def verify_play_card(self, card: int | str, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless playing ``card`` is legal now (B4, B5)."""
         actor = self._check_turn(seat, PLAY, "play")
-        L.check_play(actor, self.hands[actor], _card(card), self.led, self.broken, self.rules.allow_renege)
+        L.check_play(actor, self.hands[actor], _card(card), self.led, self.broken, self.renege_ok)
 
     def can_play_card(self, card: int | str, seat: int | None = None) -> bool:
         """Return whether :meth:`verify_play_card` accepts these arguments (never raises for bad input)."""
@@ -379,7 +383,7 @@ class State(StepState):
                 self.broken = True  # B5
             if hand & SUIT_MASKS[led]:
                 self._count_renege(seat)  # B7: only reachable when reneging is allowed.
-            elif not self.rules.allow_renege:
+            elif not self.renege_ok:
                 self._add_void(seat, 1 << led)  # Without reneging, failing to follow shows a void.
         self.hands[seat] = hand & ~(1 << card)
         self.played |= 1 << card
@@ -443,6 +447,7 @@ class State(StepState):
         s.phase = self.phase
         s.played = self.played
         s.reneges = self.reneges
+        s.renege_ok = self.renege_ok
         s.rules = self.rules
         s.sel = self.sel
         s.trick = self.trick

@@ -33,13 +33,14 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from mustamaija.core.bits import popcount
-from mustamaija.core.observation import FLOAT, FLOAT3, PLANE_BYTES, flags, one_hot, plane
+from mustamaija.core.observation import FLOAT, FLOAT3, PLANE_BYTES, add_by_seat, add_planes_by_seat, flags, one_hot, plane
 from mustamaija.core.view import check_seat
 from mustamaija.games.mustamaija.knowledge import knowledge
 from mustamaija.games.mustamaija.rules import DEFEND, LEAD
@@ -121,8 +122,8 @@ _FLOAT32: Final = np.dtype(np.float32)
 """The vector's type, as a dtype object (numpy makes one from ``np.float32`` at every call otherwise)."""
 
 
-def _encoding(n: int, me: int, hand: int, known: list[int], unseen: int, talon_known: int, sel: int,
-              rem: int, used: int, pairs: tuple[tuple[int, int], ...], sizes: list[int], talon_size: int,
+def _encoding(n: int, me: int, hand: int, known: Sequence[int], unseen: int, talon_known: int, sel: int,
+              rem: int, used: int, pairs: tuple[tuple[int, int], ...], sizes: Sequence[int], talon_size: int,
               led: int, discard: int, revealed: int, trump_card: int, trump: int, declarer: int, phase: int,
               out: tuple[int, ...], attacker: int, defender: int, limit: int, turns: float) -> bytes:
     """Return the observation's bytes from a seat's knowledge and the public fields of a state or a view.
@@ -144,17 +145,11 @@ def _encoding(n: int, me: int, hand: int, known: list[int], unseen: int, talon_k
     # protocol (half the encoding's time), where plane() is a native call.
     parts = [plane(hand), plane(sel), plane(led), plane(rem), plane(beaten), plane(used), plane(discard), plane(unseen),
              plane(talon_known), plane(1 << trump_card if trump_card >= 0 else 0), plane(revealed)]
-    for seat in range(me, n):
-        parts.append(plane(known[seat]))
-    for seat in range(me):
-        parts.append(plane(known[seat]))
+    add_planes_by_seat(parts, known, me)
     parts.append(no_planes)
     parts.append(_HEAD[(phase * 5 + (trump if trump >= 0 else 4)) * 9 + ((declarer - me) % n if 0 <= declarer < n else 8)])
     parts.append(_SEATS[(phase * 8 + (attacker - me) % n) * 8 + (defender - me) % n])
-    for seat in range(me, n):
-        parts.append(_SIZE[sizes[seat]])
-    for seat in range(me):
-        parts.append(_SIZE[sizes[seat]])
+    add_by_seat(parts, _SIZE, sizes, me)
     parts.append(no_sizes)
     parts.append(_FLAGS[(1 << n) - 1])  # seated
     parts.append(_FLAGS[out_mask])
@@ -167,8 +162,8 @@ def encode(view: View, out: npt.NDArray[np.float32]) -> None:
     talon_known = 0
     for _, card in view.talon_known:
         talon_known |= 1 << card
-    data = _encoding(view.players, view.seat if view.seat is not None else 0, view.hand, list(view.known), view.unseen,
-                     talon_known, view.sel, view.rem, view.used, view.pairs, list(view.hand_sizes), view.talon_size,
+    data = _encoding(view.players, view.seat if view.seat is not None else 0, view.hand, view.known, view.unseen,
+                     talon_known, view.sel, view.rem, view.used, view.pairs, view.hand_sizes, view.talon_size,
                      view.led, view.discard, view.revealed, view.trump_card, view.trump, view.declarer, view.phase,
                      view.out, view.attacker, view.defender, view.limit, view.turns / view.rules.max_turns)
     out[:] = np.frombuffer(data, np.float32)
