@@ -82,7 +82,7 @@ def test_states_survive_pickle_and_deepcopy_midway(name: str) -> None:
         for back in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
             assert type(back) is type(s) and back == s
             for field in state_fields(type(s)):
-                if field != "facts":  # Made from the rules; the play-outs below compare what it answers.
+                if field != "facts":  # A new object with equal rules (``back == s`` compared them); the play-outs compare the rest.
                     assert getattr(back, field) == getattr(s, field), field
             ahead = s.copy()
             back.play_out_randomly(random.Random(deal))

@@ -1243,12 +1243,14 @@ def state_differences(a: State, b: State) -> list[str]:
     """Return the fields in which two states differ as positions, ``[]`` when they are the same position.
 
     Every slot is compared but the history (``log``, ``nlog``), the deck it
-    was dealt from, the legal-step cache and the rules' facts (made from the
-    rules, which are compared); the talon from its current top;
+    was dealt from and the legal-step cache; the rules (held in the rules'
+    facts); the talon from its current top;
     and the public cards among the cards held, the only ones whose being
     public still tells anybody anything (M22).
     """
     out = [name for name in state_fields(State) if name not in _SKIPPED and getattr(a, name) != getattr(b, name)]
+    if a.rules != b.rules:
+        out.append("rules")
     if a.talon_cards != b.talon_cards:
         out.append("talon")
     held_a = held_b = 0

@@ -94,7 +94,6 @@ class State(StepState):
         "public",
         "rem",
         "revealed",
-        "rules",
         "sel",
         "stopped",
         "talon",
@@ -107,10 +106,9 @@ class State(StepState):
         "used",
     )
 
-    rules: Rules
-    """The rule set."""
     facts: L.RuleFacts
-    """The rules the transitions read at every step, as plain fields (made from :attr:`rules`)."""
+    """The rule set (``facts.rules``, also :attr:`rules`) with the rules the transitions read at every step as plain
+    fields."""
     talon: tuple[int, ...]
     """The talon, top card first; cards above :attr:`tpos` have been drawn."""
     tpos: int
@@ -308,7 +306,6 @@ class State(StepState):
     @classmethod
     def _blank(cls, rules: Rules, players: int, dealer: int) -> State:
         s = cls()
-        s.rules = rules
         s.facts = L.RuleFacts(rules)
         s.n = players
         s.dealer = dealer
@@ -367,6 +364,11 @@ class State(StepState):
     def finished(self) -> bool:
         """Return whether the deal ended with a loser (a deal stopped by M21 is not finished)."""
         return self.loser >= 0
+
+    @property
+    def rules(self) -> Rules:
+        """Return the rule set."""
+        return self.facts.rules
 
     @property
     def hs(self) -> int:
@@ -798,7 +800,6 @@ class State(StepState):
         s.public = self.public
         s.rem = self.rem
         s.revealed = self.revealed
-        s.rules = self.rules
         s.sel = self.sel
         s.stopped = self.stopped
         s.talon = self.talon
