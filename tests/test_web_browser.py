@@ -575,10 +575,13 @@ def test_what_matters_is_above_the_fold_on_a_laptop_and_fits_a_phone(server: str
         assert width <= PHONE["width"], (game, width)
         if game == "mustamaija":
             # The tags under the cards on the table ("picked up", "cannot beat") are not under the status line.
+            # Look when it is this seat's turn: the bots act at once, so the table seen right after a move of
+            # ours is a race. At our turn a lead shows the last turn ("taken" under what was picked up), a
+            # defence tags the led cards we cannot beat.
             for _ in range(40):
+                phone.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
                 if phone.locator(".fight .tag").count() and phone.locator(".status-line").count():
                     break
-                phone.wait_for_function("() => document.body.dataset.myTurn === '1'", timeout=30000)
                 if _state(phone)["state"]["legal"]["kind"] == "lead":
                     _lead(phone, by_keyboard=False)
                 else:
