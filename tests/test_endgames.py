@@ -19,10 +19,13 @@ from mustamaija.games.mustamaija.solver import solve
 from mustamaija.games.mustamaija.state import LEAD
 
 SUBSET = 200
-"""The positions the floor below is measured on (the first of the stored set)."""
+"""The positions the rules-only floor below is measured on (the first of the stored set)."""
 
-HEURISTIC_FLOOR = 0.935
-"""Just under the heuristic's measured conversion of the subset (see docs/strength.md)."""
+RULES_FLOOR = 0.92
+"""Just under the heuristic's conversion of the subset by its rules alone, ``endgame_cards=0`` (185/200)."""
+
+TARGET = 0.99
+"""Issue 17's target for the heuristic player over the whole stored set (it converts 1,199/1,200)."""
 
 
 def test_the_stored_set_holds_distinct_won_two_player_talon_empty_positions() -> None:
@@ -47,12 +50,20 @@ def test_mining_is_reproducible_and_keeps_only_won_positions() -> None:
     assert lineup == "heuristic+heuristic" and state.talon_size == 0
 
 
-def test_the_heuristic_converts_the_subset_above_its_floor() -> None:
-    report = check(load_positions()[:SUBSET], "heuristic")
+def test_the_heuristic_converts_the_whole_set_above_the_target() -> None:
+    # Its exact play of small two-seat endgames (endgame_cards) takes over where its rules throw positions away.
+    report = check(load_positions(), "heuristic")
+    assert report.total >= 1000
+    assert report.rate >= TARGET, report.summary()
+
+
+def test_the_rules_alone_convert_the_subset_above_their_floor() -> None:
+    report = check(load_positions()[:SUBSET], "heuristic:endgame_cards=0")
     assert report.total == SUBSET
-    assert report.rate >= HEURISTIC_FLOOR, report.summary()
+    assert report.rate >= RULES_FLOOR, report.summary()
     lo, hi = report.interval
     assert lo <= report.rate <= hi
+    assert report.failures
     for f in report.failures:  # Each failure names the turn it was thrown away in and the hero's move there.
         assert f.move.startswith(("led ", "against ")), f
         if f.move.startswith("led "):  # The hero was safe when it led: the lead threw the position away.

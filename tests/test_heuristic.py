@@ -8,9 +8,11 @@ import pytest
 
 from mustamaija import STOP, State
 from mustamaija.core.cards import QS, CardSet, parse_card, parse_cards
+from mustamaija.core.errors import MustamaijaError
 from mustamaija.games.mustamaija import PRESETS, Rules, deck_for_hands, sample_state
 from mustamaija.games.mustamaija.actions import DECLARE
 from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer, heuristic_step
+from mustamaija.games.mustamaija.solver import solve
 from mustamaija.players import RandomPlayer
 from mustamaija.players.registry import make_bot
 
@@ -171,8 +173,27 @@ def test_endgame_leads_the_smallest_cards_first_when_the_suit_does_not_fit() -> 
 def test_endgame_leads_what_the_known_defender_cannot_beat() -> None:
     # Two players left, every card known: the defender beats diamonds but holds no spade and no club.
     s = State.from_position([["4S", "2D", "3D"], ["QS", "8D", "9D", "TD"]], attacker=0, trump_suit=1)
-    lead = _lead_of(s)
+    lead = _lead_of(s, HeuristicPlayer(seed=0, endgame_cards=0))  # The rules, not the exact endgame play.
     assert str(lead) == "4S"
+
+
+def test_small_two_seat_endgames_are_played_exactly_and_bigger_ones_by_the_rules() -> None:
+    # Position 119 of the stored endgames: clubs are trumps, and only 5H keeps the leader safe. The rules lead
+    # TC, the trump the defender must pick up (issue 17's usual losing move); the exact play leads 5H.
+    s = State.from_position([["5H", "5D", "TC"], ["QS", "7H", "2D", "7D", "2C"]], attacker=0, trump_suit=3)
+    assert [CardSet(m).names() for m in solve(s).safe_leads] == [["5H"]]
+    assert str(_lead_of(s)) == "5H"
+    assert str(_lead_of(s, HeuristicPlayer(seed=0, endgame_cards=0))) == "TC"
+    assert str(_lead_of(s, HeuristicPlayer(seed=0, endgame_cards=7))) == "TC"  # 8 cards: too big for 7.
+    assert str(_lead_of(s, HeuristicPlayer(seed=0, endgame_cards=8))) == "5H"
+    lost = State.from_position([["QS", "2H", "3D"], ["AH", "AD"]], attacker=0, trump_suit=3)
+    assert not solve(lost).attacker_safe
+    assert _lead_of(lost) == _lead_of(lost, HeuristicPlayer(seed=0, endgame_cards=0))  # Lost: the rules play on.
+    for bad in (-1, 2.5, True, "16"):
+        with pytest.raises(ValueError, match="endgame_cards"):
+            HeuristicPlayer(endgame_cards=bad)
+    with pytest.raises(MustamaijaError, match="endgame_cards"):
+        make_bot("heuristic:endgame_cards=-2", 0)
 
 
 def test_queen_of_spades_is_not_led_early_but_is_led_in_the_endgame() -> None:

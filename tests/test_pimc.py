@@ -86,11 +86,14 @@ def test_playout_finishes_a_part_done_action_and_scores_the_loser() -> None:
 
 
 def test_heuristic_plan_is_the_heuristic_players_action() -> None:
-    """The whole action of heuristic_plan (with the player's weights) is what the player spells out step by step."""
+    """The whole action of heuristic_plan (with the player's weights) is what the player spells out step by step.
+
+    The player's exact play of small endgames is off here: the plan is the rules only.
+    """
     compared = ties = 0
     for seed in range(60):
         s = State.from_seed(2 + seed % 4, seed)
-        bots = [HeuristicPlayer(seed=k) for k in range(s.n)]
+        bots = [HeuristicPlayer(seed=k, endgame_cards=0) for k in range(s.n)]
         while not s.is_over:
             seat = s.to_act
             view = s.view(seat)

@@ -34,7 +34,9 @@ from mustamaija.workers import WorkerPool
 __all__ = ["CHEAP_BOTS", "BotRunner", "bot_action", "cheap_action", "check_bot", "fair_bots", "is_cheap", "levels_json"]
 
 CHEAP_BOTS: Final = ("random", "heuristic")
-"""Bots quick enough to choose on the event loop (about 0.1 ms a move, under 1 ms at worst)."""
+"""Bots quick enough to choose on the event loop: about 0.1 ms a move as a rule. The heuristic's exact play of small
+two-seat endgames took at most 1.1 ms a move compiled, 7.7 ms in the pure build (a fresh player each move, as here, over
+the endgames of 600 two-player deals)."""
 
 
 BOT_BOUNDS: Final = {"time": 2.0, "iters": 5000, "samples": 100}
