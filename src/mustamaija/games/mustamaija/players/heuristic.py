@@ -54,7 +54,7 @@ from mustamaija.core.cards import QS, SUIT_MASKS
 from mustamaija.core.history import Log
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import DECLARE, LEAD_ENTRY, STOP
-from mustamaija.games.mustamaija.players.ismcts_endgame import EndgameSolver
+from mustamaija.games.mustamaija.players.ismcts_endgame import LOST, EndgameSolver, exact_plan
 from mustamaija.games.mustamaija.rules import LEAD, OVER
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
@@ -793,11 +793,14 @@ def apply_plan(state: State, plan: Plan) -> None:
         state._do_beat(state.defender, plan)
 
 
-def heuristic_play_out(state: State, rng: random.Random | None = None) -> None:
+def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: EndgameSolver | None = None) -> None:
     """Play ``state`` out in place, every seat following the heuristic a whole action at a time.
 
     A part-done action (a lead being chosen, a defence under way) is finished by :func:`heuristic_step`
     first. The loop lives here, beside the heuristic, so that the compiled build runs a playout in C.
+    With ``endgame``, two-seat, talon-empty positions small enough for it are played exactly, as the
+    :class:`HeuristicPlayer` plays them (:func:`~.ismcts_endgame.exact_plan`): a playout then models
+    the player, and scores an endgame by its true value rather than by the rules' mistakes.
 
     >>> from mustamaija import State
     >>> s = State.from_seed(players=3, seed=5)
@@ -806,8 +809,19 @@ def heuristic_play_out(state: State, rng: random.Random | None = None) -> None:
     """
     while state.in_progress and state.phase != OVER:
         state.apply(heuristic_step(state, rng))
+    if endgame is None:
+        while state.phase != OVER:
+            apply_plan(state, heuristic_plan(state, rng))
+        return
+    lost = -1  # A seat the exact play found lost: it stays lost, so it is not asked again (the same games, faster).
     while state.phase != OVER:
-        apply_plan(state, heuristic_plan(state, rng))
+        seat = state.to_act
+        plan = exact_plan(state, endgame) if not state.talon_size and seat != lost else None
+        if plan is None or plan == LOST:
+            if plan is not None:
+                lost = seat
+            plan = heuristic_plan(state, rng)
+        apply_plan(state, plan)
 
 
 def candidate_plans(view: View, weights: Weights | None = None) -> tuple[list[Plan], Plan]:

@@ -9,6 +9,10 @@ order). It returns ``None`` when the position is lost against best play,
 when it is too big for the time a move may take, or when trumps may still
 change (an undeclared marriage), so that the caller can search instead.
 
+:func:`exact_plan` is the same hand-over for search playouts: a whole safe
+action on a full :class:`~mustamaija.games.mustamaija.state.State`, with no
+view built.
+
 The solver is called through its public methods only: ``leads``,
 ``lead_safe``, ``defences``, ``resolve`` and ``after``.
 """
@@ -23,9 +27,10 @@ from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import STOP
 from mustamaija.games.mustamaija.rules import LEAD, Rules
 from mustamaija.games.mustamaija.solver import Solver
+from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 
-__all__ = ["MAX_SOLVER_CARDS", "EndgameSolver", "endgame_step"]
+__all__ = ["LOST", "MAX_SOLVER_CARDS", "EndgameSolver", "endgame_step", "exact_plan"]
 
 MAX_SOLVER_CARDS: Final = 20
 """Positions with more cards left than this are searched instead of solved.
@@ -63,6 +68,10 @@ class EndgameSolver:
     def step(self, view: View) -> int | None:
         """Return the solver's step for ``view`` (see :func:`endgame_step`), or ``None``."""
         return endgame_step(view, self)
+
+    def __getstate__(self) -> dict[str, object]:
+        # A search kit holding this cache is sent to worker processes with every round: its table stays behind.
+        return {**self.__dict__, "_key": None, "_solver": None}
 
 
 def applies(view: View) -> bool:
@@ -163,3 +172,47 @@ def _defence_step(view: View, solver: Solver, hands: tuple[int, int], hero: int)
                     return b
             return STOP
     return None
+
+
+LOST: Final = -1
+"""What :func:`exact_plan` returns when the seat to act cannot be made safe."""
+
+
+def exact_plan(state: State, cache: EndgameSolver) -> int | tuple[tuple[int, int], ...] | None:
+    """Return a whole action that keeps the seat to act safe in ``state``, :data:`LOST` or ``None``, for search playouts.
+
+    The state must be at the start of an action. Like :func:`endgame_step`,
+    it answers only two-holder, talon-empty positions of at most
+    ``cache.max_cards`` cards with no marriage still to come (``None``
+    otherwise): a lead (a card set) or a defence (its sorted ``(led,
+    beater)`` pairs), the first safe one in the solver's order, or
+    :data:`LOST` when there is none. Such a position stays in scope for the
+    rest of the deal (the cards only leave play or change hands), and a seat
+    that is lost stays lost while the other plays safe moves.
+    """
+    if state.talon_size or state.in_progress or (state.rules.trump == "marriage" and state.declarer == -1):
+        return None
+    hands = state.hands
+    a, d = state.attacker, state.defender
+    for s in range(state.n):
+        if s != a and s != d and hands[s]:
+            return None
+    mine, theirs, led = hands[a], hands[d], state.led
+    if (not mine and not led) or not theirs:
+        return None
+    if mine.bit_count() + theirs.bit_count() + led.bit_count() > cache.max_cards:
+        return None
+    solver = cache.solver(state.rules, state.trump)
+    cache.calls += 1
+    pair = (mine, theirs)
+    if state.phase == LEAD:
+        limit = min(state.limit, theirs.bit_count())
+        for lead in solver.leads(mine, theirs, theirs):
+            if lead.bit_count() <= limit and solver.lead_safe(pair, 0, lead, 0):
+                return lead
+        return LOST
+    for rest in islice(solver.defences(theirs, led, mine | led), _FALLBACK_DEFENCES):
+        after, nxt = solver.resolve(pair, 0, 1, led, rest)
+        if solver.after(after, nxt, 1):
+            return tuple(sorted(rest))
+    return LOST

@@ -4,7 +4,8 @@
   heuristic's (:func:`~mustamaija.games.mustamaija.players.heuristic.candidate_plans`:
   the leads it considers, the defences that beat the best 0, 1, 2... led
   cards), a plan is taken in one go (``_do_lead``, ``_do_beat``) and played
-  out by the heuristic a whole action at a time (:func:`playout`), and then
+  out as the heuristic player plays, its rules a whole action at a time and
+  two-seat endgames of up to 16 cards exactly (:func:`playout`), and then
   emitted card by card (:func:`~mustamaija.games.mustamaija.players.heuristic.plan_step`).
   Declarations (V4) follow the heuristic: a marriage is declared as soon as
   it is held; an action begun without a plan (a restored session) is
@@ -34,6 +35,7 @@ from typing import Any, Final
 
 from mustamaija.games.mustamaija.actions import DECLARE
 from mustamaija.games.mustamaija.players.heuristic import (
+    ENDGAME_CARDS,
     HeuristicPlayer,
     Plan,
     apply_plan,
@@ -54,14 +56,17 @@ DEFAULT_ITERS: Final = 300
 """Playouts per PIMC decision when neither ``iters`` nor ``time`` is given (about a third of a second on one core)."""
 
 
-def playout(state: State, rng: random.Random | None = None) -> list[float]:
+def playout(state: State, rng: random.Random | None = None, endgame: EndgameSolver | None = None) -> list[float]:
     """Play ``state`` out in place, every seat following the heuristic; return each seat's value (1: did not lose).
+
+    With ``endgame`` small two-seat endgames are played exactly, as in
+    :meth:`MustamaijaKit.playout`; without it, by the rules alone.
 
     A part-done action (a lead being chosen, a defence under way) is finished
     by the heuristic's step rule first. A deal stopped by the turn limit (M21)
     scores 1 for everybody, as in :func:`~mustamaija.games.mustamaija.players.ismcts_policy.outcome`.
     """
-    heuristic_play_out(state, rng)
+    heuristic_play_out(state, rng, endgame)
     return outcome(state)
 
 
@@ -80,6 +85,7 @@ class MustamaijaKit(BasicKit):
             game = GAME
         super().__init__(game)
         self._heuristics: dict[int | None, HeuristicPlayer] = {}
+        self._endgame = EndgameSolver(max_cards=ENDGAME_CARDS)
 
     def _heuristic(self, seed: int | None) -> HeuristicPlayer:
         player = self._heuristics.get(seed)
@@ -118,8 +124,8 @@ class MustamaijaKit(BasicKit):
         apply_plan(state, plan)
 
     def playout(self, state: State, rng: random.Random | None) -> None:
-        """Play the deal out by the heuristic, a whole action at a time (:func:`playout`)."""
-        heuristic_play_out(state, rng)
+        """Play the deal out as the heuristic player does: its rules a whole action at a time, small endgames exactly."""
+        heuristic_play_out(state, rng, self._endgame)
 
     def endgame(self, max_cards: int | None) -> Callable[[View], int | None]:
         """Return the exact solver's step for two-seat, talon-empty positions (:mod:`.ismcts_endgame`)."""
