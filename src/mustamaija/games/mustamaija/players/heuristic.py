@@ -685,11 +685,13 @@ class HeuristicPlayer:
     played exactly: the endgame solver serves as an endgame table
     (:mod:`.ismcts_endgame`). Rules alone threw away about one won
     two-player endgame in thirteen (docs/strength.md#two-player-endgames);
-    up to 16 cards a solve takes well under a millisecond as a rule and
-    about 15 ms at worst, compiled. A lost position, or a bigger one, is
-    played by the rules. ``endgame_cards=0`` turns this off. The rollout
-    policy (:func:`heuristic_step`, :func:`heuristic_play_out`) and the
-    candidates of the searches (:func:`candidate_plans`) stay rules only.
+    up to 16 cards a move took at most 1.1 ms compiled (7.7 ms pure) over
+    the endgames of 600 two-player deals. A lost position, or a bigger one,
+    is played by the rules. ``endgame_cards=0`` turns this off.
+    :func:`heuristic_step` and the searches' candidates
+    (:func:`candidate_plans`) stay rules only; :func:`heuristic_play_out`
+    plays small endgames exactly when given an :class:`EndgameSolver`, as
+    the search kit does.
     """
 
     name = "heuristic"
