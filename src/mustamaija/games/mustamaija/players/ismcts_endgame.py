@@ -135,15 +135,34 @@ def endgame_step(view: View, cache: EndgameSolver) -> int | None:
     return _defence_step(view, solver, hands, hero)
 
 
-def _lead_step(view: View, solver: Solver, hands: tuple[int, int]) -> int | None:
-    sel = view.sel
-    limit = min(view.limit, hands[1].bit_count())
-    tried = set()
+def _first_safe_lead(solver: Solver, hands: tuple[int, int], sel: int, limit: int, tried: set[int]) -> int | None:
+    """Return the first lead, one per class in the solver's order, that fits ``sel`` and keeps the leader safe."""
     for lead in solver.leads(hands[0], hands[1], hands[1]):
         if _lead_fits(lead, sel, limit):
             tried.add(lead)
             if solver.lead_safe(hands, 0, lead, 0):
-                return _next_lead_step(lead, sel)
+                return lead
+    return None
+
+
+def _first_safe_defence(solver: Solver, hands: tuple[int, int], avail: int, rem: int, led: int, fixed: Pairs,
+                        hero: int) -> Pairs | None:
+    """Return the pairs that, with ``fixed``, make the first defence of ``rem`` after which ``hero`` is safe."""
+    for rest in islice(solver.defences(avail, rem, hands[0] | led), _FALLBACK_DEFENCES):
+        # If the attacker went out by leading, resolve ends the deal and ``after`` checks the hero's hand.
+        after, nxt = solver.resolve(hands, 0, 1, led, tuple(sorted(fixed + rest)))
+        if solver.after(after, nxt, hero):
+            return rest
+    return None
+
+
+def _lead_step(view: View, solver: Solver, hands: tuple[int, int]) -> int | None:
+    sel = view.sel
+    limit = min(view.limit, hands[1].bit_count())
+    tried: set[int] = set()
+    lead = _first_safe_lead(solver, hands, sel, limit, tried)
+    if lead is not None:
+        return _next_lead_step(lead, sel)
     if not sel:
         return None  # The solver's classes cover every lead: none is safe.
     # Part of a lead is chosen: look at every lead that extends it, not just one per class.
@@ -154,24 +173,17 @@ def _lead_step(view: View, solver: Solver, hands: tuple[int, int]) -> int | None
 
 
 def _defence_step(view: View, solver: Solver, hands: tuple[int, int], hero: int) -> int | None:
-    trump = view.trump
     avail = view.hand & ~view.used
-    cur = L.current_led(view.rem, avail, trump)
+    cur = L.current_led(view.rem, avail, view.trump)
     if cur < 0:
         return STOP
-    others = hands[0] | view.led
-    fixed: Pairs = view.pairs
-    for rest in islice(solver.defences(avail, view.rem, others), _FALLBACK_DEFENCES):
-        pairs = tuple(sorted(fixed + rest))
-        # If the attacker went out by leading, resolve ends the deal and ``after`` checks the hero's hand.
-        after, nxt = solver.resolve(hands, 0, 1, view.led, pairs)
-        safe = solver.after(after, nxt, hero)
-        if safe:
-            for t, b in rest:
-                if t == cur:
-                    return b
-            return STOP
-    return None
+    rest = _first_safe_defence(solver, hands, avail, view.rem, view.led, view.pairs, hero)
+    if rest is None:
+        return None
+    for t, b in rest:
+        if t == cur:
+            return b
+    return STOP
 
 
 LOST: Final = -1
@@ -206,13 +218,7 @@ def exact_plan(state: State, cache: EndgameSolver) -> int | tuple[tuple[int, int
     cache.calls += 1
     pair = (mine, theirs)
     if state.phase == LEAD:
-        limit = min(state.limit, theirs.bit_count())
-        for lead in solver.leads(mine, theirs, theirs):
-            if lead.bit_count() <= limit and solver.lead_safe(pair, 0, lead, 0):
-                return lead
-        return LOST
-    for rest in islice(solver.defences(theirs, led, mine | led), _FALLBACK_DEFENCES):
-        after, nxt = solver.resolve(pair, 0, 1, led, rest)
-        if solver.after(after, nxt, 1):
-            return tuple(sorted(rest))
-    return LOST
+        lead = _first_safe_lead(solver, pair, 0, min(state.limit, theirs.bit_count()), set())
+        return LOST if lead is None else lead
+    rest = _first_safe_defence(solver, pair, theirs, led, led, (), 1)
+    return LOST if rest is None else tuple(sorted(rest))
