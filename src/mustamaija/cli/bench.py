@@ -25,6 +25,7 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -129,15 +130,19 @@ def measure_engine(game: Game, players: int, seconds: float, rules: Any, seed: i
 def measure_playouts(game: Game, players: int, seconds: float, rules: Any, seed: int) -> float:
     """Return random deals per second played by ``play_out_randomly``: the deal and its whole playout in one call each."""
     rng = random.Random(seed)
-    return _deal_rates(seconds, lambda: game.deal(players, rng.randrange(1 << 30), rules).play_out_randomly(rng))["games_per_s"]
+    return _deal_rates(seconds, _one_call(game, players, rules, rng))["games_per_s"]
 
 
-def measure_hearts(seconds: float, seed: int) -> dict[str, float] | None:
-    """Return OpenSpiel's C++ Hearts driven from Python as the engine section drives a game, or ``None`` without OpenSpiel.
+def _one_call(game: Game, players: int, rules: Any, rng: random.Random) -> Callable[[], int]:
+    """Return a function that deals from ``rng`` and plays the deal out randomly in one call, returning its decisions."""
+    return lambda: game.deal(players, rng.randrange(1 << 30), rules).play_out_randomly(rng)
 
-    The reference the engine figures are compared with: random play of whole
-    4-player deals (the deal's chance steps included, as dealing is in ours),
-    ``legal_actions`` and ``apply_action`` at every decision, on one core.
+
+def _hearts_deal(seed: int) -> Callable[[], int] | None:
+    """Return a function playing one random deal of OpenSpiel's C++ Hearts from Python (its decisions), or ``None``.
+
+    ``legal_actions`` and ``apply_action`` at every decision, the deal's chance
+    steps included (as dealing is in ours); ``None`` without OpenSpiel.
     """
     try:
         import pyspiel  # type: ignore[import-not-found,unused-ignore]
@@ -155,8 +160,65 @@ def measure_hearts(seconds: float, seed: int) -> dict[str, float] | None:
             s.apply_action(rng.choice(s.legal_actions()))
         return decisions
 
+    return play_deal
+
+
+def measure_hearts(seconds: float, seed: int) -> dict[str, float] | None:
+    """Return OpenSpiel's C++ Hearts driven from Python as the engine section drives a game, or ``None`` without OpenSpiel.
+
+    The reference the engine figures are compared with: random play of whole
+    4-player deals, on one core.
+    """
+    play_deal = _hearts_deal(seed)
+    if play_deal is None:
+        return None
     rates = _deal_rates(seconds, play_deal)
     return {"decisions_per_s": rates["decisions_per_s"], "games_per_s": rates["games_per_s"]}
+
+
+HEARTS_ROUNDS: Final = 5
+"""The alternating rounds of :func:`compare_with_hearts`: enough for a median that one slow round does not move."""
+
+
+def compare_with_hearts(game: Game, players: int, seconds: float, rules: Any, seed: int,
+                        rounds: int = HEARTS_ROUNDS) -> dict[str, Any] | None:
+    """Measure ``game`` and OpenSpiel's Hearts in alternating rounds; return the medians, or ``None`` without OpenSpiel.
+
+    Each round plays, back to back, our deals step by step, our deals in one
+    call each and Hearts' deals, ``seconds / rounds`` of CPU time apiece (half
+    that for one call), and takes each ratio within the round, so that all
+    three figures of a ratio saw the same load. The medians over the rounds
+    are reported, with every round's ratios (``rounds_vs_hearts``: step by
+    step, one call), so that a reader sees the spread.
+    """
+    hearts_deal = _hearts_deal(seed)
+    if hearts_deal is None:
+        return None
+    ours_rng = random.Random(seed)
+    one_rng = random.Random(seed)
+    share = seconds / rounds
+    ours, one, hearts = [], [], []
+    for _ in range(rounds):
+        ours.append(_deal_rates(share, lambda: play_random_deal(game, players, rules, ours_rng)))
+        one.append(_deal_rates(share / 2, _one_call(game, players, rules, one_rng))["games_per_s"])
+        hearts.append(_deal_rates(share, hearts_deal))
+    steps = [o["games_per_s"] / h["games_per_s"] for o, h in zip(ours, hearts, strict=True)]
+    calls = [c / h["games_per_s"] for c, h in zip(one, hearts, strict=True)]
+    median = statistics.median
+    games = sum(o["games"] for o in ours)
+    decisions = sum(o["decisions_per_game"] * o["games"] for o in ours)
+    return {
+        "decisions_per_s": median(o["decisions_per_s"] for o in ours),
+        "games_per_s": median(o["games_per_s"] for o in ours),
+        "decisions_per_game": decisions / games,
+        "games": games,
+        "games_per_s_one_call": median(one),
+        "hearts": {"decisions_per_s": median(h["decisions_per_s"] for h in hearts),
+                   "games_per_s": median(h["games_per_s"] for h in hearts)},
+        "games_vs_hearts": median(steps),
+        "one_call_games_vs_hearts": median(calls),
+        "rounds_vs_hearts": [[a, b] for a, b in zip(steps, calls, strict=True)],
+    }
 
 
 def copy_bytes(state: Any) -> int:
@@ -250,7 +312,8 @@ def _engine(game: Game, args: argparse.Namespace, counts: list[int], rules: Any)
     for n in counts:
         if not _fits(game, rules, n):
             continue
-        row: dict[str, Any] = {**measure_engine(game, n, args.seconds, rules, args.seed)}
+        paired = compare_with_hearts(game, n, args.seconds, rules, args.seed) if n == HEARTS_PLAYERS else None
+        row: dict[str, Any] = paired or {**measure_engine(game, n, args.seconds, rules, args.seed)}
         row["view_decisions_per_s"] = measure_views(game, n, args.seconds / 3, rules, args.seed)
         row["state_copy_bytes"] = copy_bytes(game.deal(n, args.seed, rules))
         rows[str(n)] = row
@@ -259,14 +322,13 @@ def _engine(game: Game, args: argparse.Namespace, counts: list[int], rules: Any)
                      f"{row['decisions_per_game']:6.1f} decisions/deal  "
                      f"({row['view_decisions_per_s']:,.0f} decisions/s when bots act on views; "
                      f"a state copy {row['state_copy_bytes']:,} bytes)")
-        if n == HEARTS_PLAYERS and (hearts := measure_hearts(args.seconds, args.seed)) is not None:
-            # Measured right after ours, so that both see the same load.
-            row["hearts"] = hearts
-            row["games_vs_hearts"] = row["games_per_s"] / hearts["games_per_s"]
-            row["one_call_games_vs_hearts"] = row["games_per_s_one_call"] / hearts["games_per_s"]
+        if "hearts" in row:
+            hearts = row["hearts"]
+            spread = ", ".join(f"{a:.2f}/{b:.2f}" for a, b in row["rounds_vs_hearts"])
             lines.append(f"           OpenSpiel's C++ Hearts from Python: {hearts['decisions_per_s']:,.0f} decisions/s  "
                          f"{hearts['games_per_s']:,.1f} games/s: this game plays {row['games_vs_hearts']:.2f}x its games/s "
-                         f"step by step, {row['one_call_games_vs_hearts']:.2f}x a playout in one call")
+                         f"step by step, {row['one_call_games_vs_hearts']:.2f}x a playout in one call "
+                         f"(medians of {len(row['rounds_vs_hearts'])} alternating rounds: {spread})")
     if not rows:
         lines.append(f"no player count of --players {args.players} fits ({game.min_players} to {game.max_players})")
     return rows, lines
