@@ -55,3 +55,16 @@ def test_a_subclass_draws_through_its_own_methods() -> None:
 def test_nothing_below_zero_or_one(n: int) -> None:
     with pytest.raises(ValueError, match="no number below"):
         below(random.Random(1), n)
+
+
+def test_the_generator_of_a_seed_is_random_random_of_it() -> None:
+    assert draws._FAST_SEEDS
+    rng = random.Random(5)
+    seeds: list[int | str] = [0, 1, -1, 2**31, 2**32 - 1, 2**64 + 7, 2**200 + 3, "deal 7", ""]
+    seeds += [rng.getrandbits(rng.randrange(1, 90)) for _ in range(200)]
+    for seed in seeds:
+        mine, theirs = draws.generator(seed), random.Random(seed)
+        assert type(mine) is random.Random
+        assert mine.getstate() == theirs.getstate()
+        assert [mine.random() for _ in range(3)] == [theirs.random() for _ in range(3)]
+        assert mine.gauss(0, 1) == theirs.gauss(0, 1)  # gauss_next is set as Random.__init__ sets it.

@@ -352,11 +352,23 @@ def cards_mask(cards: CardsLike | int) -> int:
     return m
 
 
-def shuffled_pack(rng: random.Random) -> tuple[Card, ...]:
-    """Return the 52 cards shuffled by ``rng``, top card first: every game's shuffle, so a seed deals alike."""
+def shuffled_pack(rng: random.Random, keep: int = ALL_CARDS) -> tuple[Card, ...]:
+    """Return the 52 cards shuffled by ``rng``, top card first: every game's shuffle, so a seed deals alike.
+
+    With ``keep`` (a card mask), only its cards, in the same order: a game
+    that plays with fewer cards shuffles the whole pack and takes the others
+    out, so a seed shuffles alike in every game.
+
+    >>> import random
+    >>> pack = shuffled_pack(random.Random(4))
+    >>> shuffled_pack(random.Random(4), 0b1111) == tuple(c for c in pack if c < 4)
+    True
+    """
     deck = list(range(52))
     shuffle(rng, deck)
-    return tuple(deck)
+    if keep == ALL_CARDS:
+        return tuple(deck)
+    return tuple([c for c in deck if keep >> c & 1])
 
 
 def card_of(card: Card | str) -> Card:

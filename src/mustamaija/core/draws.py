@@ -14,6 +14,14 @@ True
 >>> shuffle(random.Random(3), x); random.Random(3).shuffle(y); x == y
 True
 
+:func:`generator` makes ``random.Random(seed)`` for an int seed with the
+generator seeded once: ``random.Random(seed)`` seeds it twice (in C, then
+again through its Python ``__init__`` and ``seed``), which was a tenth of a
+random Black Maria deal played out in one call:
+
+>>> generator(2026).getstate() == random.Random(2026).getstate(), type(generator("a")) is random.Random
+(True, True)
+
 The short cut is taken only for the exact ``random.Random`` class (a
 subclass may draw its own way) and only if this interpreter's ``Random``
 draws as it assumes, which is checked once at import; otherwise the draws
@@ -25,7 +33,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-__all__ = ["below", "shuffle"]
+__all__ = ["below", "generator", "shuffle"]
 
 
 _RANDOM: Final = random.Random
@@ -57,6 +65,37 @@ def _agrees() -> bool:
 
 _FAST: Final = _agrees()
 """Whether the short cut is exact here."""
+
+_SEEDED: Final[Any] = random.Random.__mro__[1]
+"""The C generator ``random.Random`` derives from, whose ``seed`` is the C seeding."""
+
+
+def _generator_fast(seed: int) -> random.Random:
+    rng: Any = _SEEDED.__new__(_RANDOM)  # Not seeded yet: a subclass's constructor leaves that to __init__.
+    _SEEDED.seed(rng, seed)  # The C seeding random.Random.seed ends in for an int.
+    rng.gauss_next = None  # What random.Random.__init__ sets, beside seeding.
+    result: random.Random = rng
+    return result
+
+
+def _seeds_agree() -> bool:
+    """Return whether :func:`_generator_fast` makes the generator ``random.Random(seed)`` makes here (checked once)."""
+    try:
+        return all(_generator_fast(seed).getstate() == random.Random(seed).getstate()
+                   for seed in (0, 1, 7, -3, 1 << 31, (1 << 40) + 5, (1 << 100) + 1))
+    except Exception:  # An interpreter whose constructor takes no seed: keep to random.Random.
+        return False
+
+
+_FAST_SEEDS: Final = _seeds_agree()
+"""Whether an int seed may seed the generator once."""
+
+
+def generator(seed: int | str) -> random.Random:
+    """Return ``random.Random(seed)``: the same generator, made without seeding it twice when ``seed`` is an int."""
+    if _FAST_SEEDS and type(seed) is int:
+        return _generator_fast(seed)
+    return random.Random(seed)
 
 
 def below(rng: random.Random, n: int) -> int:

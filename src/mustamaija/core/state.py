@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from types import GetSetDescriptorType, MemberDescriptorType
 from typing import Any, ClassVar, Self
 
+from mustamaija.core.bits import popcount
 from mustamaija.core.cards import cards_of
 from mustamaija.core.draws import below
 from mustamaija.core.errors import CardError, IllegalActionError
@@ -176,7 +177,7 @@ class StepState:
         steps = 0
         while self.phase != over:
             mask = self.legal_mask()
-            skip = below(rng, mask.bit_count())
+            skip = below(rng, popcount(mask))  # Compiled, a method call on a mask boxes it.
             while skip:
                 mask &= mask - 1
                 skip -= 1

@@ -27,8 +27,7 @@ __all__ = ["deck_for_hands", "shuffled_deck"]
 
 def shuffled_deck(players: int, rng: random.Random) -> tuple[int, ...]:
     """Return the cards in play for ``players`` (B1), shuffled by ``rng``, top card first."""
-    keep = in_play(players)
-    return tuple(c for c in shuffled_pack(rng) if keep >> c & 1)
+    return shuffled_pack(rng, in_play(players))
 
 
 def deck_for_hands(hands: Sequence[Iterable[int | str]], dealer: int = 0, players: int | None = None) -> tuple[int, ...]:

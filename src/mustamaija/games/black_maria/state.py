@@ -17,18 +17,29 @@ and :meth:`State.step` returns a changed copy. Every action has a
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 from mustamaija.core.bits import popcount
-from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_name, cards_mask, cards_of, parse_card
+from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_name, cards_mask, cards_of, parse_card, shuffled_pack
+from mustamaija.core.draws import below, generator
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
 from mustamaija.core.state import StepState, passes
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import PASS_ENTRY, PLAY_ENTRY, Pass, Play
-from mustamaija.games.black_maria.deals import shuffled_deck
-from mustamaija.games.black_maria.rules import OVER, PASS, PHASES, PLAY, Phase, Rules, check_players, in_play, pass_count
+from mustamaija.games.black_maria.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OVER,
+    PASS,
+    PHASES,
+    PLAY,
+    Phase,
+    Rules,
+    check_players,
+    in_play,
+    pass_count,
+)
 from mustamaija.games.black_maria.view import View, view_of
 
 __all__ = ["OVER", "PASS", "PHASES", "PLAY", "RENEGE_PENALTY", "Phase", "State"]
@@ -37,6 +48,10 @@ RENEGE_PENALTY: Final = 10
 """B7: the points charged for each renege (only possible when ``allow_renege`` is true)."""
 
 _OTHER_SUITS: Final = 0b1101  # Every suit but hearts, as a suit mask (bit s for suit s).
+_IN_PLAY: Final = {n: in_play(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+"""The cards dealt (B1) by player count: a deal reads them without calls into the interpreted rules module."""
+_PASS_COUNT: Final = {n: pass_count(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+"""The cards each seat passes (B3), by player count."""
 
 
 def _card(card: object) -> int:
@@ -140,16 +155,25 @@ class State(StepState):
                 f"B1: a deck for {players} players must hold the {popcount(want)} cards in play once each, "
                 f"got {len(cards)} cards"
             )
+        return cls._dealt(players, cards, rules, dealer)
+
+    @classmethod
+    def _dealt(cls, players: int, cards: tuple[int, ...], rules: Rules | None, dealer: int) -> State:
+        """Deal ``cards``, known to be the cards in play for ``players`` seats and ``dealer`` a seat (no checks)."""
         s = cls()
         s.rules = rules or Rules()
         s.renege_ok = s.rules.allow_renege
         s.n = players
-        s.k = pass_count(players)
+        s.k = _PASS_COUNT[players]
         s.dealer = dealer
         s.deck = cards
         hands = [0] * players
-        for i, c in enumerate(cards):
-            hands[(dealer + 1 + i) % players] |= 1 << c
+        size = len(cards)
+        for i in range(players):  # Seat dealer + 1 + i gets every players-th card from the i-th.
+            m = 0
+            for j in range(i, size, players):
+                m |= 1 << cards[j]
+            hands[(dealer + 1 + i) % players] = m
         s.hands = hands
         s.phase = PASS
         s.actor = s.leader = (dealer + 1) % players
@@ -170,12 +194,14 @@ class State(StepState):
     def from_seed(cls, players: int, seed: int | str, rules: Rules | None = None,
                   dealer: int | None = None) -> State:
         """Deal from a seed: ``random.Random(seed)`` shuffles the deck and, unless given, draws the dealer (B2)."""
-        check_players(players)
-        rng = random.Random(seed)
-        deck = shuffled_deck(players, rng)
+        keep = _IN_PLAY.get(players, 0) if type(players) is int else 0
+        if not keep:
+            check_players(players)  # Raises.
+        rng = generator(seed)
+        deck = shuffled_pack(rng, keep)  # The cards in play (B1), each once: nothing to check.
         if dealer is None:
-            dealer = rng.randrange(players)
-        return cls.deal(players, deck, rules, dealer)
+            return cls._dealt(players, deck, rules, below(rng, players))  # randrange's number (core/draws.py).
+        return cls.deal(players, deck, rules, dealer)  # Checks the dealer.
 
 
     def _key(self) -> tuple[Any, ...]:
@@ -387,7 +413,7 @@ class State(StepState):
                 self._add_void(seat, 1 << led)  # Without reneging, failing to follow shows a void.
         self.hands[seat] = hand & ~(1 << card)
         self.played |= 1 << card
-        trick = (*self.trick, card)
+        trick = self.trick + (card,)  # noqa: RUF005  # Compiled, a starred display builds a list first.
         n = self.n
         if len(trick) < n:
             self.trick = trick
@@ -397,9 +423,11 @@ class State(StepState):
             tricks = list(self.tricks)
             tricks[winner] += 1
             self.tricks = tuple(tricks)
-            won = list(self.won)
+            taken = 0
             for c in trick:
-                won[winner] |= 1 << c
+                taken |= 1 << c
+            won = list(self.won)
+            won[winner] |= taken
             self.won = tuple(won)
             self.trick = ()
             self.led = -1

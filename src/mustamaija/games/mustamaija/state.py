@@ -36,7 +36,7 @@ from mustamaija.core.cards import (
     parse_card,
     parse_suit,
 )
-from mustamaija.core.draws import below
+from mustamaija.core.draws import below, generator
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RulesError
 from mustamaija.core.state import StepState, passes
 from mustamaija.games.mustamaija import legality as L
@@ -176,12 +176,22 @@ class State(StepState):
         cards = tuple(c if isinstance(c, int) else parse_card(c) for c in deck)
         if len(cards) != 52 or cards_mask(cards) != (1 << 52) - 1:
             raise CardError(f"a deck must hold all 52 cards once each, got {len(cards)} cards")
+        return cls._dealt(players, cards, rules, dealer)
+
+    @classmethod
+    def _dealt(cls, players: int, cards: tuple[int, ...], rules: Rules, dealer: int) -> State:
+        """Deal ``cards``, known to be the 52 cards once each, ``players`` known to fit ``rules`` and ``dealer`` a seat."""
         s = cls._blank(rules, players, dealer)
         s.deck = cards
-        hs = rules.hand_size
-        for i in range(players * hs):
-            s.hands[(dealer + 1 + i) % players] |= 1 << cards[i]
-        s.talon = cards[players * hs:]
+        hs = s.facts.hand_size
+        hands = s.hands
+        dealt = players * hs
+        for i in range(players):  # Seat dealer + 1 + i gets every players-th card from the i-th.
+            m = 0
+            for j in range(i, dealt, players):
+                m |= 1 << cards[j]
+            hands[(dealer + 1 + i) % players] = m
+        s.talon = cards[dealt:]
         if rules.trump == "turned":
             if rules.trump_turn == "after_deal":
                 s._turn_trump()
@@ -196,11 +206,13 @@ class State(StepState):
     def from_seed(cls, players: int, seed: int | str, rules: Rules | None = None,
                   dealer: int | None = None) -> State:
         """Deal from a seed: the deck is shuffled, and unless given the dealer drawn, by ``random.Random(seed)``."""
-        rng = random.Random(seed)
-        deck = shuffled_deck(rng)
-        if dealer is None:
-            dealer = below(rng, players) if isinstance(players, int) and players > 0 else 0
-        return cls.deal(players, deck, rules, dealer)
+        rng = generator(seed)
+        deck = shuffled_deck(rng)  # The 52 cards once each: nothing to check.
+        if dealer is not None or isinstance(players, bool) or not isinstance(players, int) or players <= 0:
+            return cls.deal(players, deck, rules, dealer if dealer is not None else 0)  # The checks, and their errors.
+        rules = rules or Rules()
+        rules.check_players(players)
+        return cls._dealt(players, deck, rules, below(rng, players))
 
     @classmethod
     def from_position(cls, hands: Sequence[Iterable[int] | str | CardSet], attacker: int,
@@ -735,10 +747,15 @@ class State(StepState):
     def _next_turn(self, start: int) -> None:
         """Pick the next attacker from ``start`` on, skipping empty hands (M16), or end the deal (M19, M21)."""
         hands = self.hands
-        holders = [s for s in range(self.n) if hands[s]]
-        if len(holders) <= 1:
+        holders = 0
+        last = -1
+        for s in range(self.n):  # Counted, not listed: this runs every turn.
+            if hands[s]:
+                holders += 1
+                last = s
+        if holders <= 1:
             self.phase = OVER
-            self.loser = holders[0] if holders else -1
+            self.loser = last
             self.attacker = self.defender = -1
             return
         if self.turns >= self.facts.max_turns:
