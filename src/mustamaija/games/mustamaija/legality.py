@@ -67,6 +67,17 @@ to the last row.
 """
 
 
+def _beater_mask(led: int, trump: int) -> int:
+    """Return ``BEATERS[trump][led]``, worked out: compiled, reading the table unboxes a two-digit int each time."""
+    if led == QS:
+        return 0
+    suit = led // 13
+    m = (0x1FFF << 13 * suit) & ~((2 << led) - 1)
+    if trump >= 0 and suit != trump:
+        m |= 0x1FFF << 13 * trump
+    return m & ~_QS_BIT
+
+
 def beaters(led: int, trump: int) -> int:
     """Return the mask of cards that beat ``led`` when ``trump`` (-1: none) is trumps."""
     return BEATERS[trump][led]
@@ -138,11 +149,10 @@ def current_led(rem: int, avail: int, trump: int) -> int:
     a led card that nothing left in hand can beat is picked up without a
     decision, because leaving it is the only choice.
     """
-    row = BEATERS[trump]
     while rem:
         low = rem & -rem
         led = low.bit_length() - 1
-        if row[led] & avail:
+        if _beater_mask(led, trump) & avail:
             return led
         rem ^= low
     return -1
@@ -173,12 +183,12 @@ def step_mask(
         top = sel.bit_length() - 1
         if popcount(sel) >= limit:
             return 1 << STOP
-        return (hand & SUIT_MASKS[top // 13] & ~((2 << top) - 1)) | (1 << STOP)
+        return (hand & (0x1FFF << top // 13 * 13) & ~((2 << top) - 1)) | (1 << STOP)  # The suit's cards above.
     avail = hand & ~used
     led = current_led(rem, avail, trump)
     if led < 0:
         return (1 << STOP) | extra
-    return (avail & BEATERS[trump][led]) | (1 << STOP) | extra
+    return (avail & _beater_mask(led, trump)) | (1 << STOP) | extra
 
 
 # -- compound checks ------------------------------------------------------------

@@ -27,7 +27,6 @@ from mustamaija.core.bits import popcount
 from mustamaija.core.cards import (
     QS,
     SPADES,
-    SUIT_MASKS,
     CardSet,
     CardsLike,
     card_name,
@@ -482,7 +481,7 @@ class State(StepState):
                 return
             sel = self.sel | (1 << step)
             hand = self.hands[self.attacker]
-            if popcount(sel) >= self.limit or not hand & SUIT_MASKS[step // 13] & ~((2 << step) - 1):
+            if popcount(sel) >= self.limit or not hand & (0x1FFF << step // 13 * 13) & ~((2 << step) - 1):  # None above.
                 self._do_lead(sel)
             else:
                 self.sel = sel
@@ -494,7 +493,7 @@ class State(StepState):
         if cur >= 0:
             rem &= ~(1 << cur)
             if step != STOP:
-                self.pairs = (*self.pairs, (cur, step))
+                self.pairs = self.pairs + ((cur, step),)  # noqa: RUF005  # Compiled, a starred display builds a list.
                 self.used |= 1 << step
             self.rem = rem
             if L.current_led(rem, hand & ~self.used, trump) >= 0:
@@ -677,32 +676,36 @@ class State(StepState):
         self.revealed = sum(1 << c for c in block)
         self.tknown = self.revealed | (1 << card)
 
-    def _draw(self, seat: int) -> None:
-        hand = self.hands[seat]
+    def _draw(self, seat: int, hand: int) -> int:
+        """Give ``seat``, holding ``hand``, its cards from the talon (M12); store and return its new hand.
+
+        The caller passes the hand it has just worked out, and reads back the one returned: compiled, every
+        read of the list of hands unboxes a two-digit int and every write boxes one.
+        """
         need = self.facts.hand_size - popcount(hand)
         end = len(self.talon)
-        if need <= 0 or self.tpos >= end:
-            return
-        stop = min(end, self.tpos + need)
-        talon = self.talon
-        m = 0
-        for i in range(self.tpos, stop):
-            m |= 1 << talon[i]
-        self.tpos = stop
-        self.hands[seat] = hand | m
-        if m & self.tknown:
-            self.public |= m & self.tknown
+        if need > 0 and self.tpos < end:
+            stop = min(end, self.tpos + need)
+            talon = self.talon
+            m = 0
+            for i in range(self.tpos, stop):
+                m |= 1 << talon[i]
+            self.tpos = stop
+            hand |= m
+            if m & self.tknown:
+                self.public |= m & self.tknown
+        self.hands[seat] = hand
+        return hand
 
     def _do_lead(self, cards: int) -> None:
         a = self.attacker
         self.log = ((LEAD_ENTRY, a, cards), self.log)  # The action itself is made only when read (core/history.py).
         self.nlog += 1
-        self.hands[a] &= ~cards
+        hand = self.hands[a] & ~cards
         self.sel = 0
         if self.turn_pending:
             self._turn_trump()
-        self._draw(a)
-        if not self.hands[a] and self.tpos >= len(self.talon):
+        if not self._draw(a, hand) and self.tpos >= len(self.talon):
             self._go_out(a)  # M18: out at once; the defence still happens.
         self.phase = DEFEND
         self.led = self.rem = cards
@@ -718,14 +721,13 @@ class State(StepState):
             beaten |= 1 << led
             beaters |= 1 << b
         taken = self.led & ~beaten
-        self.hands[seat] = (self.hands[seat] & ~beaters) | taken
         self.public |= taken
         self.discard |= beaten | beaters
-        self._draw(seat)
+        hand = self._draw(seat, (self.hands[seat] & ~beaters) | taken)
         self.turns += 1
         self.led = self.rem = self.used = 0
         self.pairs = ()
-        if not self.hands[seat] and self.tpos >= len(self.talon):
+        if not hand and self.tpos >= len(self.talon):
             self._go_out(seat)
         self._next_turn(seat if not taken else (seat + 1) % self.n)
         self._legal = -1
@@ -742,7 +744,7 @@ class State(StepState):
     def _go_out(self, seat: int) -> None:
         if not self.outmask >> seat & 1:
             self.outmask |= 1 << seat
-            self.out = (*self.out, seat)
+            self.out = self.out + (seat,)  # noqa: RUF005  # As in apply.
 
     def _next_turn(self, start: int) -> None:
         """Pick the next attacker from ``start`` on, skipping empty hands (M16), or end the deal (M19, M21)."""
