@@ -11,6 +11,10 @@ of CPU time (of this process, on one core) and counts the players' steps
 - ``pettingzoo_mask_only``: the same loop with ``env.last(observe=False)``,
   which reads the mask and not the observation: the wrapper's own cost,
   without the game's view and encoding (which the first measure adds to it);
+- ``pettingzoo_floor``: the same loop over a PettingZoo environment that does
+  nothing (a constant observation and mask, deals of the game's length):
+  what PettingZoo's protocol and the loop cost before any game is played,
+  the least any PettingZoo environment written in Python could cost;
 - ``openspiel``: ``state.legal_actions()`` and ``state.apply_action`` on the OpenSpiel game.
 
 The overhead of an adapter is its time per step over the engine's, minus one.
@@ -22,10 +26,13 @@ exactly the same deals; only the learner's steps count.
 
 >>> rates = adapter_rates(0.05, players=3)
 >>> sorted(rates)  # doctest: +NORMALIZE_WHITESPACE
-['engine_steps_per_s', 'openspiel_actions_per_s', 'openspiel_overhead', 'pettingzoo_mask_only_overhead',
- 'pettingzoo_mask_only_steps_per_s', 'pettingzoo_overhead', 'pettingzoo_steps_per_s', 'sync_vector_steps_per_s',
- 'vector_envs', 'vector_speedup', 'vector_steps_per_s']
+['engine_steps_per_s', 'openspiel_actions_per_s', 'openspiel_overhead', 'pettingzoo_floor_overhead',
+ 'pettingzoo_floor_steps_per_s', 'pettingzoo_mask_only_overhead', 'pettingzoo_mask_only_steps_per_s',
+ 'pettingzoo_overhead', 'pettingzoo_steps_per_s', 'sync_vector_steps_per_s', 'vector_envs', 'vector_speedup',
+ 'vector_steps_per_s']
 >>> rates["engine_steps_per_s"] > rates["pettingzoo_steps_per_s"] > 0 and rates["vector_steps_per_s"] > 0
+True
+>>> rates["pettingzoo_floor_steps_per_s"] > rates["pettingzoo_steps_per_s"]
 True
 """
 
@@ -43,7 +50,8 @@ from mustamaija.core.bench import play_random_deal
 from mustamaija.core.protocol import Game
 from mustamaija.core.registry import DEFAULT_GAME, get_game
 
-__all__ = ["VECTOR_ENVS", "adapter_rates", "engine_rate", "openspiel_rate", "pettingzoo_rate", "vector_rates"]
+__all__ = ["VECTOR_ENVS", "adapter_rates", "engine_rate", "openspiel_rate", "pettingzoo_floor_rate", "pettingzoo_rate",
+           "vector_rates"]
 
 VECTOR_ENVS: Final = 16
 """The deals :func:`vector_rates` steps together unless told otherwise."""
@@ -90,6 +98,69 @@ def pettingzoo_rate(seconds: float, players: int = 4, preset: str | None = None,
         steps = 0
         for _ in env.agent_iter():
             _, _, terminated, truncated, info = env.last(observe)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(rng.choice(info["action_mask"].nonzero()[0].tolist()))
+            steps += 1
+        return steps
+
+    return _rate(seconds, play_deal)
+
+
+def pettingzoo_floor_rate(seconds: float, players: int = 4, preset: str | None = None, seed: int = 0,
+                          game: str | Game = DEFAULT_GAME, steps_per_deal: int = 100) -> float:
+    """Return steps per second of :func:`pettingzoo_rate`'s loop over a PettingZoo environment that does nothing.
+
+    The environment hands out one constant read-only observation and mask of
+    the game's sizes (a mask of four legal steps), and ends a deal after
+    ``steps_per_deal`` steps; its ``agent_iter`` is PettingZoo's own. What
+    remains is PettingZoo's protocol (three calls a step) and the loop's
+    choice from the mask: a floor under any PettingZoo environment written
+    in Python.
+    """
+    from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
+
+    spec = get_game(game)
+    spec.check_players(spec.make_rules(preset), players)
+    agents = [f"player_{i}" for i in range(players)]
+    observation = np.zeros(spec.obs_size, np.float32)
+    observation.flags.writeable = False
+    mask = np.zeros(spec.num_steps, np.int8)
+    mask[: min(4, spec.num_steps)] = 1
+    mask.flags.writeable = False
+    info = {"action_mask": mask}
+
+    class Idle(AECEnv):  # type: ignore[misc,unused-ignore]
+        metadata: dict[str, Any] = {"render_modes": [], "is_parallelizable": False}  # noqa: RUF012
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = agents
+            self.steps = 0
+
+        def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+            self.agents = agents[:]
+            self.agent_selection = agents[0]
+            self.steps = 0
+
+        def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+            return observation, 0.0, False, False, info
+
+        def step(self, action: int | None) -> None:
+            self.steps += 1
+            self.agent_selection = agents[self.steps % players]
+            if self.steps >= steps_per_deal:
+                self.agents = []
+
+    rng = random.Random(seed)
+    env = Idle()
+
+    def play_deal(deal: int) -> int:
+        env.reset(seed=seed + deal)
+        steps = 0
+        for _ in env.agent_iter():
+            _, _, terminated, truncated, info = env.last()
             if terminated or truncated:
                 env.step(None)
                 continue
@@ -169,7 +240,7 @@ def vector_rates(seconds: float, num_envs: int = VECTOR_ENVS, players: int = 4, 
 
 def adapter_rates(seconds: float = 3.0, players: int = 4, preset: str | None = None, seed: int = 0,
                   game: str | Game = DEFAULT_GAME, num_envs: int = VECTOR_ENVS) -> dict[str, float]:
-    """Return the step rates of the engine, PettingZoo (with and without observations), OpenSpiel and the vector env.
+    """Return the step rates of the engine, PettingZoo (with and without observations, and its floor), OpenSpiel and the vector env.
 
     Each measure takes ``seconds`` of CPU time; the overheads compare each
     adapter with the engine, the speedup the vector environment of
@@ -178,6 +249,7 @@ def adapter_rates(seconds: float = 3.0, players: int = 4, preset: str | None = N
     engine = engine_rate(seconds, players, preset, seed, game)
     pz = pettingzoo_rate(seconds, players, preset, seed, game)
     bare = pettingzoo_rate(seconds, players, preset, seed, game, observe=False)
+    floor = pettingzoo_floor_rate(seconds, players, preset, seed, game)
     osp = openspiel_rate(seconds, players, preset, seed, game)
     return {
         "engine_steps_per_s": engine,
@@ -185,6 +257,8 @@ def adapter_rates(seconds: float = 3.0, players: int = 4, preset: str | None = N
         "pettingzoo_overhead": engine / pz - 1.0,
         "pettingzoo_mask_only_steps_per_s": bare,
         "pettingzoo_mask_only_overhead": engine / bare - 1.0,
+        "pettingzoo_floor_steps_per_s": floor,
+        "pettingzoo_floor_overhead": engine / floor - 1.0,
         "openspiel_actions_per_s": osp,
         "openspiel_overhead": engine / osp - 1.0,
         **vector_rates(seconds, num_envs, players, preset, seed, game),
