@@ -90,8 +90,12 @@ def pettingzoo_rate(seconds: float, players: int = 4, preset: str | None = None,
     """
     from mustamaija.envs.aec import env as make
 
+    return _aec_rate(seconds, make(players=players, preset=preset, game=game), seed, observe)
+
+
+def _aec_rate(seconds: float, env: Any, seed: int, observe: bool = True) -> float:
+    """Return steps per second of the learning loop over PettingZoo environment ``env``: random legal steps from the mask."""
     rng = random.Random(seed)
-    env = make(players=players, preset=preset, game=game)
 
     def play_deal(deal: int) -> int:
         env.reset(seed=seed + deal)
@@ -153,22 +157,7 @@ def pettingzoo_floor_rate(seconds: float, players: int = 4, preset: str | None =
             if self.steps >= steps_per_deal:
                 self.agents = []
 
-    rng = random.Random(seed)
-    env = Idle()
-
-    def play_deal(deal: int) -> int:
-        env.reset(seed=seed + deal)
-        steps = 0
-        for _ in env.agent_iter():
-            _, _, terminated, truncated, info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(rng.choice(info["action_mask"].nonzero()[0].tolist()))
-            steps += 1
-        return steps
-
-    return _rate(seconds, play_deal)
+    return _aec_rate(seconds, Idle(), seed)
 
 
 def openspiel_rate(seconds: float, players: int = 4, preset: str | None = None, seed: int = 0,
