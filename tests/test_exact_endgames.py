@@ -6,6 +6,7 @@ import pickle
 import random
 
 from mustamaija import State
+from mustamaija.games.mustamaija.endgame import LOST, EndgameSolver, exact_plan
 from mustamaija.games.mustamaija.players.heuristic import (
     apply_plan,
     heuristic_plan,
@@ -13,7 +14,6 @@ from mustamaija.games.mustamaija.players.heuristic import (
     heuristic_step,
     plan_step,
 )
-from mustamaija.games.mustamaija.players.ismcts_endgame import LOST, EndgameSolver, exact_plan
 from mustamaija.games.mustamaija.players.kit import MustamaijaKit
 from mustamaija.games.mustamaija.rules import LEAD, OVER
 from mustamaija.games.mustamaija.solver import Solver

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from mustamaija.core.cards import QS
 from mustamaija.games.mustamaija import PRESETS, STOP, Rules, State, sample_state
+from mustamaija.games.mustamaija.endgame import EndgameSolver, endgame_step
 from mustamaija.games.mustamaija.players.ismcts import (
     Determiniser,
     ISMCTSPlayer,
@@ -16,7 +17,6 @@ from mustamaija.games.mustamaija.players.ismcts import (
     make_open_hand,
     rollout_policy,
 )
-from mustamaija.games.mustamaija.players.ismcts_endgame import EndgameSolver, endgame_step
 from mustamaija.games.mustamaija.players.ismcts_policy import evaluate, fast_rollout, fast_step, random_step, rollout
 from mustamaija.games.mustamaija.solver import Solver, solve
 from mustamaija.players import RandomPlayer

@@ -37,11 +37,13 @@ BUILD_ENV: Final = "MUSTAMAIJA_BUILD"
 CORE_MODULES: Final = ("bits", "cards", "draws", "observation", "state")
 """The modules of ``mustamaija.core`` the install compiles."""
 
-GAME_MODULES: Final = ("legality", "state", "knowledge", "observation", "sampling", "solver", "players.heuristic")
+GAME_MODULES: Final = ("legality", "state", "knowledge", "observation", "sampling", "solver", "endgame",
+                       "players.heuristic")
 """The modules of each game package (``mustamaija.games.*``) the install compiles, those of them it has.
 
 A game's hot path by convention: legality, the state, a seat's knowledge (the core of its view), the
-observation encoder, the sampler, the solver and the heuristic that serves as playout policy. Each must
+observation encoder, the sampler, the solver, the solver's hand-over of small endgames and the heuristic that
+serves as playout policy. Each must
 type-check under ``mypy --strict`` and avoid what compiled classes cannot do: slots-making dataclasses, classes
 built or patched at run time, interpreted subclasses. Rule sets, views and players stay interpreted.
 """

@@ -54,7 +54,7 @@ from mustamaija.core.cards import QS, SUIT_MASKS
 from mustamaija.core.history import Log
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import DECLARE, LEAD_ENTRY, STOP
-from mustamaija.games.mustamaija.players.ismcts_endgame import LOST, EndgameSolver, exact_plan
+from mustamaija.games.mustamaija.endgame import LOST, EndgameSolver, exact_plan
 from mustamaija.games.mustamaija.rules import LEAD, OVER
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
@@ -683,7 +683,7 @@ class HeuristicPlayer:
     Once two seats hold cards and the talon is empty, both hands are known
     to both (M22), and a position of at most ``endgame_cards`` cards is
     played exactly: the endgame solver serves as an endgame table
-    (:mod:`.ismcts_endgame`). Rules alone threw away about one won
+    (:mod:`~mustamaija.games.mustamaija.endgame`). Rules alone threw away about one won
     two-player endgame in thirteen (docs/strength.md#two-player-endgames);
     up to 16 cards a move took at most 1.1 ms compiled (7.7 ms pure) over
     the endgames of 600 two-player deals. A lost position, or a bigger one,
@@ -801,7 +801,7 @@ def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: 
     A part-done action (a lead being chosen, a defence under way) is finished by :func:`heuristic_step`
     first. The loop lives here, beside the heuristic, so that the compiled build runs a playout in C.
     With ``endgame``, two-seat, talon-empty positions small enough for it are played exactly, as the
-    :class:`HeuristicPlayer` plays them (:func:`~.ismcts_endgame.exact_plan`): a playout then models
+    :class:`HeuristicPlayer` plays them (:func:`~mustamaija.games.mustamaija.endgame.exact_plan`): a playout then models
     the player, and scores an endgame by its true value rather than by the rules' mistakes.
 
     >>> from mustamaija import State

@@ -18,7 +18,7 @@ Mustamaija supplies, through its search kit
   the suit);
 * a fast sampler of the unseen cards (:class:`Determiniser`);
 * the hand-over to the exact solver once two seats are left with cards and
-  the talon is empty (:mod:`.ismcts_endgame`).
+  the talon is empty (:mod:`~mustamaija.games.mustamaija.endgame`).
 
 :class:`ISMCTSPlayer` and :class:`OpenHandPlayer` are the generic players
 bound to this game (the ``ismcts`` and ``open-hand`` bots).

@@ -15,7 +15,7 @@
   fitted evaluation, the decision contexts and the fast sampler of
   :mod:`.ismcts` and :mod:`.ismcts_policy`.
 * **Both**: two seats left with cards and an empty talon go to the exact
-  solver (:mod:`.ismcts_endgame`); hints and ``mustamaija solve`` use the
+  solver (:mod:`~mustamaija.games.mustamaija.endgame`); hints and ``mustamaija solve`` use the
   solver through :class:`~mustamaija.games.mustamaija.analysis.EndgameAnalysis`.
 
 >>> from mustamaija import State
@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from mustamaija.games.mustamaija.actions import DECLARE
+from mustamaija.games.mustamaija.endgame import MAX_SOLVER_CARDS, EndgameSolver
 from mustamaija.games.mustamaija.players.heuristic import (
     ENDGAME_CARDS,
     HeuristicPlayer,
@@ -44,7 +45,6 @@ from mustamaija.games.mustamaija.players.heuristic import (
     plan_step,
 )
 from mustamaija.games.mustamaija.players.ismcts import DEFAULT_DEPTH, ROLLOUTS, Determiniser, rollout_policy, state_context
-from mustamaija.games.mustamaija.players.ismcts_endgame import MAX_SOLVER_CARDS, EndgameSolver
 from mustamaija.games.mustamaija.players.ismcts_policy import fast_rollout, fast_step, outcome, rollout
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
@@ -128,7 +128,7 @@ class MustamaijaKit(BasicKit):
         heuristic_play_out(state, rng, self._endgame)
 
     def endgame(self, max_cards: int | None) -> Callable[[View], int | None]:
-        """Return the exact solver's step for two-seat, talon-empty positions (:mod:`.ismcts_endgame`)."""
+        """Return the exact solver's step for two-seat, talon-empty positions (:mod:`~mustamaija.games.mustamaija.endgame`)."""
         return EndgameSolver(max_cards=max_cards if max_cards is not None else MAX_SOLVER_CARDS).step
 
     def policy(self, name: str) -> Callable[[State, random.Random], int]:

@@ -9,7 +9,7 @@ card's holder, hand sizes), plays every candidate out on the same sampled
 deals with the heuristic for every seat a whole action at a time, spends
 the budget by sequential halving, and plays its choice card by card. Two
 seats left with cards and an empty talon hand over to the exact solver
-(:mod:`.ismcts_endgame`).
+(:mod:`~mustamaija.games.mustamaija.endgame`).
 
 >>> from mustamaija import State
 >>> s = State.from_seed(players=3, seed=5)

@@ -14,7 +14,9 @@ action on a full :class:`~mustamaija.games.mustamaija.state.State`, with no
 view built.
 
 The solver is called through its public methods only: ``leads``,
-``lead_safe``, ``defences``, ``resolve`` and ``after``.
+``lead_safe``, ``defences``, ``resolve`` and ``after``. The install compiles
+this module (docs/architecture.md#builds): the heuristic player and every
+search playout ask it at each action of a small two-seat endgame.
 """
 
 from __future__ import annotations
@@ -60,18 +62,23 @@ class EndgameSolver:
     def solver(self, rules: Rules, trump: int) -> Solver:
         """Return the solver for two seats under ``rules`` and ``trump``, built on first use."""
         key = (rules, trump)
-        if self._solver is None or self._key != key or len(getattr(self._solver, "table", ())) > self.max_table:
-            self._solver = Solver(rules, trump, 2)
+        solver = self._solver
+        if solver is None or self._key != key or len(solver.table) > self.max_table:
+            solver = self._solver = Solver(rules, trump, 2)
             self._key = key
-        return self._solver
+        return solver
 
     def step(self, view: View) -> int | None:
         """Return the solver's step for ``view`` (see :func:`endgame_step`), or ``None``."""
         return endgame_step(view, self)
 
-    def __getstate__(self) -> dict[str, object]:
-        # A search kit holding this cache is sent to worker processes with every round: its table stays behind.
-        return {**self.__dict__, "_key": None, "_solver": None}
+    def __reduce__(self) -> tuple[type[EndgameSolver], tuple[int, int]]:
+        """Pickle as its limits alone, without the solver and its table.
+
+        A search kit holding this cache goes to worker processes with every round, and the table stays behind
+        (the compiled class has no ``__dict__`` to pickle either).
+        """
+        return EndgameSolver, (self.max_cards, self.max_table)
 
 
 def applies(view: View) -> bool:
