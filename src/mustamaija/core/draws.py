@@ -14,10 +14,10 @@ True
 >>> shuffle(random.Random(3), x); random.Random(3).shuffle(y); x == y
 True
 
-:func:`generator` makes ``random.Random(seed)`` for an int seed with the
-generator seeded once: ``random.Random(seed)`` seeds it twice (in C, then
-again through its Python ``__init__`` and ``seed``), which was a tenth of a
-random Black Maria deal played out in one call:
+:func:`generator` makes ``random.Random(seed)`` for an int seed by calling
+the C seeding directly, without the two Python frames (``__init__`` and
+``seed``) that ``random.Random(seed)`` goes through first; each deal from a
+seed makes one:
 
 >>> generator(2026).getstate() == random.Random(2026).getstate(), type(generator("a")) is random.Random
 (True, True)
@@ -92,7 +92,7 @@ _FAST_SEEDS: Final = _seeds_agree()
 
 
 def generator(seed: int | str) -> random.Random:
-    """Return ``random.Random(seed)``: the same generator, made without seeding it twice when ``seed`` is an int."""
+    """Return ``random.Random(seed)``: the same generator, seeded in C directly when ``seed`` is an int."""
     if _FAST_SEEDS and type(seed) is int:
         return _generator_fast(seed)
     return random.Random(seed)
