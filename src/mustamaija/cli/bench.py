@@ -206,11 +206,12 @@ def compare_with_hearts(game: Game, players: int, seconds: float, rules: Any, se
     calls = [c / h["games_per_s"] for c, h in zip(one, hearts, strict=True)]
     median = statistics.median
     games = sum(o["games"] for o in ours)
-    decisions = sum(o["decisions_per_game"] * o["games"] for o in ours)
+    per_game = sum(o["decisions_per_game"] * o["games"] for o in ours) / games
+    games_per_s = median(o["games_per_s"] for o in ours)
     return {
-        "decisions_per_s": median(o["decisions_per_s"] for o in ours),
-        "games_per_s": median(o["games_per_s"] for o in ours),
-        "decisions_per_game": decisions / games,
+        "decisions_per_s": games_per_s * per_game,  # Decisions a deal are the game's, not the round's: over every round.
+        "games_per_s": games_per_s,
+        "decisions_per_game": per_game,
         "games": games,
         "games_per_s_one_call": median(one),
         "hearts": {"decisions_per_s": median(h["decisions_per_s"] for h in hearts),
