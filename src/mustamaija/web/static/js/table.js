@@ -295,6 +295,9 @@ async function join(seat) {
     const answer = await api(`/api/tables/${tableId}/join`, { method: "POST",
       body: { seat, name: nameText, ...seatFields("name") } });
     saveSeat(tableId, answer.seat, answer.token);
+    // Named at once: the lobby's list of this player's tables must not show the table's id if they leave
+    // before the next table message arrives.
+    if (app.meta) describeSeat(tableId, { name: app.meta.name, title: app.meta.title });
     app.seat = answer.seat;
     app.token = answer.token;
     app.socket.reconnectAs(answer.token);
