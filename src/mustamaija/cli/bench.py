@@ -163,19 +163,6 @@ def _hearts_deal(seed: int) -> Callable[[], int] | None:
     return play_deal
 
 
-def measure_hearts(seconds: float, seed: int) -> dict[str, float] | None:
-    """Return OpenSpiel's C++ Hearts driven from Python as the engine section drives a game, or ``None`` without OpenSpiel.
-
-    The reference the engine figures are compared with: random play of whole
-    4-player deals, on one core.
-    """
-    play_deal = _hearts_deal(seed)
-    if play_deal is None:
-        return None
-    rates = _deal_rates(seconds, play_deal)
-    return {"decisions_per_s": rates["decisions_per_s"], "games_per_s": rates["games_per_s"]}
-
-
 HEARTS_ROUNDS: Final = 5
 """The alternating rounds of :func:`compare_with_hearts`: enough for a median that one slow round does not move."""
 
