@@ -21,25 +21,14 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 from mustamaija.core.bits import popcount
-from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_name, cards_mask, cards_of, parse_card, shuffled_pack
+from mustamaija.core.cards import HEARTS, SUIT_MASKS, CardSet, CardsLike, card_name, cards_mask, cards_of, parse_card
 from mustamaija.core.draws import below, generator
 from mustamaija.core.errors import CardError, IllegalActionError, RulesError
 from mustamaija.core.state import StepState, passes
 from mustamaija.games.black_maria import legality as L
 from mustamaija.games.black_maria.actions import PASS_ENTRY, PLAY_ENTRY, Pass, Play
-from mustamaija.games.black_maria.rules import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    OVER,
-    PASS,
-    PHASES,
-    PLAY,
-    Phase,
-    Rules,
-    check_players,
-    in_play,
-    pass_count,
-)
+from mustamaija.games.black_maria.deals import shuffled_deck
+from mustamaija.games.black_maria.rules import OVER, PASS, PHASES, PLAY, Phase, Rules, check_players, in_play, pass_count
 from mustamaija.games.black_maria.view import View, view_of
 
 __all__ = ["OVER", "PASS", "PHASES", "PLAY", "RENEGE_PENALTY", "Phase", "State"]
@@ -48,10 +37,6 @@ RENEGE_PENALTY: Final = 10
 """B7: the points charged for each renege (only possible when ``allow_renege`` is true)."""
 
 _OTHER_SUITS: Final = 0b1101  # Every suit but hearts, as a suit mask (bit s for suit s).
-_IN_PLAY: Final = {n: in_play(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
-"""The cards dealt (B1) by player count: a deal reads them without calls into the interpreted rules module."""
-_PASS_COUNT: Final = {n: pass_count(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
-"""The cards each seat passes (B3), by player count."""
 
 
 def _card(card: object) -> int:
@@ -164,7 +149,7 @@ class State(StepState):
         s.rules = rules or Rules()
         s.renege_ok = s.rules.allow_renege
         s.n = players
-        s.k = _PASS_COUNT[players]
+        s.k = pass_count(players)
         s.dealer = dealer
         s.deck = cards
         hands = [0] * players
@@ -194,11 +179,9 @@ class State(StepState):
     def from_seed(cls, players: int, seed: int | str, rules: Rules | None = None,
                   dealer: int | None = None) -> State:
         """Deal from a seed: ``random.Random(seed)`` shuffles the deck and, unless given, draws the dealer (B2)."""
-        keep = _IN_PLAY.get(players, 0) if type(players) is int else 0
-        if not keep:
-            check_players(players)  # Raises.
+        check_players(players)
         rng = generator(seed)
-        deck = shuffled_pack(rng, keep)  # The cards in play (B1), each once: nothing to check.
+        deck = shuffled_deck(players, rng)  # The cards in play (B1), each once: nothing to check.
         if dealer is None:
             return cls._dealt(players, deck, rules, below(rng, players))  # randrange's number (core/draws.py).
         return cls.deal(players, deck, rules, dealer)  # Checks the dealer.

@@ -205,13 +205,13 @@ class State(StepState):
     def from_seed(cls, players: int, seed: int | str, rules: Rules | None = None,
                   dealer: int | None = None) -> State:
         """Deal from a seed: the deck is shuffled, and unless given the dealer drawn, by ``random.Random(seed)``."""
-        rng = generator(seed)
-        deck = shuffled_deck(rng)  # The 52 cards once each: nothing to check.
-        if dealer is not None or isinstance(players, bool) or not isinstance(players, int) or players <= 0:
-            return cls.deal(players, deck, rules, dealer if dealer is not None else 0)  # The checks, and their errors.
         rules = rules or Rules()
         rules.check_players(players)
-        return cls._dealt(players, deck, rules, below(rng, players))
+        rng = generator(seed)
+        deck = shuffled_deck(rng)  # The 52 cards once each: nothing to check.
+        if dealer is None:
+            return cls._dealt(players, deck, rules, below(rng, players))
+        return cls.deal(players, deck, rules, dealer)  # Checks the dealer.
 
     @classmethod
     def from_position(cls, hands: Sequence[Iterable[int] | str | CardSet], attacker: int,
