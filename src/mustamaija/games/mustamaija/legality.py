@@ -45,37 +45,27 @@ _QS_BIT: Final = 1 << QS
 _KQ: Final = tuple((1 << (s * 13 + 11)) | (1 << (s * 13 + 10)) for s in range(4))
 
 
-def _beaters_table(trump: int) -> tuple[int, ...]:
-    row = []
-    for led in range(52):
-        if led == QS:  # M2: Maija led is never beaten, not even by a trump.
-            row.append(0)
-            continue
-        suit = led // 13
-        m = SUIT_MASKS[suit] & ~((2 << led) - 1)
-        if trump >= 0 and suit != trump:
-            m |= SUIT_MASKS[trump]
-        row.append(m & ~_QS_BIT)  # M2: Maija never beats.
-    return tuple(row)
-
-
-BEATERS: Final = tuple(_beaters_table(t) for t in (0, 1, 2, 3, -1))
-"""``BEATERS[trump][led]``: the mask of cards that beat ``led`` (M2, M13).
-
-``trump`` is a suit index, or -1 for no trumps, which Python's indexing maps
-to the last row.
-"""
-
-
 def _beater_mask(led: int, trump: int) -> int:
-    """Return ``BEATERS[trump][led]``, worked out: compiled, reading the table unboxes a two-digit int each time."""
-    if led == QS:
+    """Return the mask of cards that beat ``led`` when ``trump`` (-1: none) is trumps (M2, M13): the rule itself.
+
+    The legal steps work it out each time (compiled, reading :data:`BEATERS` unboxes a two-digit int); the
+    table is made from it.
+    """
+    if led == QS:  # M2: Maija led is never beaten, not even by a trump.
         return 0
     suit = led // 13
     m = (0x1FFF << 13 * suit) & ~((2 << led) - 1)
     if trump >= 0 and suit != trump:
         m |= 0x1FFF << 13 * trump
-    return m & ~_QS_BIT
+    return m & ~_QS_BIT  # M2: Maija never beats.
+
+
+BEATERS: Final = tuple(tuple(_beater_mask(led, t) for led in range(52)) for t in (0, 1, 2, 3, -1))
+"""``BEATERS[trump][led]``: the mask of cards that beat ``led`` (M2, M13).
+
+``trump`` is a suit index, or -1 for no trumps, which Python's indexing maps
+to the last row.
+"""
 
 
 def beaters(led: int, trump: int) -> int:
