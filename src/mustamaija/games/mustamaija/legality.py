@@ -27,6 +27,7 @@ from mustamaija.games.mustamaija.rules import LEAD, Rules
 __all__ = [
     "BEATERS",
     "RuleFacts",
+    "above_in_suit",
     "beaters",
     "beats",
     "check_beat",
@@ -45,6 +46,15 @@ _QS_BIT: Final = 1 << QS
 _KQ: Final = tuple((1 << (s * 13 + 11)) | (1 << (s * 13 + 10)) for s in range(4))
 
 
+def above_in_suit(card: int) -> int:
+    """Return the cards of ``card``'s suit ranked above it, worked out (compiled, a table read would unbox).
+
+    >>> above_in_suit(11) == 1 << 12  # Above K of spades, only A
+    True
+    """
+    return (0x1FFF << card // 13 * 13) & ~((2 << card) - 1)
+
+
 def _beater_mask(led: int, trump: int) -> int:
     """Return the mask of cards that beat ``led`` when ``trump`` (-1: none) is trumps (M2, M13): the rule itself.
 
@@ -54,7 +64,7 @@ def _beater_mask(led: int, trump: int) -> int:
     if led == QS:  # M2: Maija led is never beaten, not even by a trump.
         return 0
     suit = led // 13
-    m = (0x1FFF << 13 * suit) & ~((2 << led) - 1)
+    m = above_in_suit(led)
     if trump >= 0 and suit != trump:
         m |= 0x1FFF << 13 * trump
     return m & ~_QS_BIT  # M2: Maija never beats.
@@ -173,7 +183,7 @@ def step_mask(
         top = sel.bit_length() - 1
         if popcount(sel) >= limit:
             return 1 << STOP
-        return (hand & (0x1FFF << top // 13 * 13) & ~((2 << top) - 1)) | (1 << STOP)  # The suit's cards above.
+        return (hand & above_in_suit(top)) | (1 << STOP)
     avail = hand & ~used
     led = current_led(rem, avail, trump)
     if led < 0:

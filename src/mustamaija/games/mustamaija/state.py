@@ -481,7 +481,7 @@ class State(StepState):
                 return
             sel = self.sel | (1 << step)
             hand = self.hands[self.attacker]
-            if popcount(sel) >= self.limit or not hand & (0x1FFF << step // 13 * 13) & ~((2 << step) - 1):  # None above.
+            if popcount(sel) >= self.limit or not hand & L.above_in_suit(step):
                 self._do_lead(sel)
             else:
                 self.sel = sel
