@@ -117,11 +117,12 @@ lead and every defence is tried and positions are keyed by the exact hands.
 from __future__ import annotations
 
 import time
+import types
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from mustamaija.core.bits import popcount
+from mustamaija.core.bits import popcount, popcount64
 from mustamaija.core.cards import ALL_CARDS, QS, SUIT_MASKS, card_name, cards_of
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.core.interrupt import POLL_EVERY, poll
@@ -130,12 +131,14 @@ from mustamaija.games.mustamaija.actions import Action, Beat, Declare, Lead
 from mustamaija.games.mustamaija.rules import Rules
 from mustamaija.games.mustamaija.state import LEAD, State
 
+if TYPE_CHECKING:  # mypyc's machine integers: compiled, plain 64-bit arithmetic with no tag checks; interpreted, ints.
+    from mypy_extensions import i64
+
 __all__ = ["Reply", "SolveResult", "Solver", "solve"]
 
 _QS_BIT: Final = 1 << QS
 _NOQS: Final = ALL_CARDS & ~_QS_BIT
 _SM: Final = SUIT_MASKS
-_SUITS: Final = tuple((s, SUIT_MASKS[s], 13 * s) for s in range(4))  # Each suit, its mask and its shift.
 _KQ: Final = tuple((1 << (s * 13 + 11)) | (1 << (s * 13 + 10)) for s in range(4))
 
 Hands = tuple[int, ...]
@@ -171,14 +174,15 @@ _PACK_LO: Final = _pack_table(7, False)
 _PACK_HI: Final = _pack_table(6, True)
 
 
-def _pack(u: int, a: int) -> int:
+def _pack(u: i64, a: i64) -> i64:
     """Return a suit's code: ``a``'s cards among the suit's cards in play ``u`` (13 bits each), packed, with a bit above.
 
     >>> bin(_pack(0b1011, 0b1001))  # cards 0, 1 and 3 in play, 0 and 3 owned: 1, 0, 1 packed, and the bit above
     '0b1101'
     """
-    lo = _PACK_LO[(u & 0x7F) << 7 | (a & 0x7F)]
-    return (lo & 0x7F) | _PACK_HI[(u >> 7) << 6 | (a >> 7)] << (lo >> 7)
+    lo: i64 = _PACK_LO[(u & 0x7F) << 7 | (a & 0x7F)]
+    hi: i64 = _PACK_HI[(u >> 7) << 6 | (a >> 7)]
+    return (lo & 0x7F) | hi << (lo >> 7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +235,30 @@ def _one_suit(hand: int) -> bool:
     return not hand & ~_SM[(low.bit_length() - 1) // 13]
 
 
-def _defence_key(low: int, sh: int, d: int, tm: int, tsh: int) -> int:
+def _below_top(x: i64) -> i64:
+    """Return the bits of a positive ``x`` below its highest one: compiled, six shifts of a machine word.
+
+    >>> bin(_below_top(0b10110)), _below_top(1)
+    ('0b1111', 0)
+    """
+    x |= x >> 1
+    x |= x >> 2
+    x |= x >> 4
+    x |= x >> 8
+    x |= x >> 16
+    x |= x >> 32
+    return x >> 1
+
+
+def _below_top_interpreted(x: int) -> int:
+    return (1 << (x.bit_length() - 1)) - 1
+
+
+if isinstance(_below_top, types.FunctionType):  # Interpreted, the C method is quicker than the shifts.
+    globals()["_below_top"] = _below_top_interpreted
+
+
+def _defence_key(low: i64, sh: i64, d: i64, tm: i64, tsh: i64) -> i64:
     """Return the defence cache's key of a lead against ``d``: what the defences depend on, in one machine word.
 
     ``low`` is the lead's cards of its suit (13 bits), ``sh`` the suit's
@@ -413,16 +440,16 @@ class Solver:
             us = u >> shift & 0x1FFF
             code = 0
             for h in order[:-1]:
-                code = code << 14 | _pack(us, h >> shift & us)
+                code = code << 14 | int(_pack(us, h >> shift & us))  # An int: with many seats, past 64 bits.
             codes.append(code)
         trump = self.trump
         plain = sorted(codes[s] for s in self.plain)
         return (len(order), hero_i, qs_owner, codes[trump] if trump >= 0 else 0, codes[0] if trump != 0 else 0, *plain)
 
-    def key2(self, a: int, d: int) -> int:
+    def key2(self, a: i64, d: i64) -> i64:
         """Return the canonical key of a two-holder lead position: ``a`` to lead, ``d`` to defend."""
-        qs = a >> QS & 1
-        u = (a | d) & _NOQS
+        qs: i64 = a >> QS & 1
+        u: i64 = (a | d) & _NOQS
         a &= u
         c0 = _pack(u & 0x1FFF, a & 0x1FFF)
         c1 = _pack(u >> 13 & 0x1FFF, a >> 13 & 0x1FFF)
@@ -430,8 +457,13 @@ class Solver:
         c3 = _pack(u >> 39, a >> 39)
         t = self.trump
         if t <= 0:
-            # Spades (trumps or not) stay first; hearts, diamonds and clubs are interchangeable.
-            c1, c2, c3 = sorted((c1, c2, c3))
+            # Spades (trumps or not) stay first; hearts, diamonds and clubs are interchangeable: sorted, by swaps.
+            if c1 > c2:
+                c1, c2 = c2, c1
+            if c2 > c3:
+                c2, c3 = c3, c2
+                if c1 > c2:
+                    c1, c2 = c2, c1
             return (((c0 << 14 | c1) << 14 | c2) << 14 | c3) << 1 | qs
         tr, p, q = (c1, c2, c3) if t == 1 else (c2, c1, c3) if t == 2 else (c3, c1, c2)
         if p > q:
@@ -1248,45 +1280,51 @@ class _TwoHolders:
         self.table = solver.table
         self.lead_cache = solver._lead_cache
         self.def_cache = solver._def_cache
-        self.tm = solver.trump_mask
-        self.ml = solver.max_lead
-        self.tsh = solver.trump_shift
+        # Masks the search reads as machine integers: compiled, a module's int constant is unboxed at every read, and a
+        # literal shifted by a variable is shifted as a 32-bit C int.
+        self.noqs: i64 = _NOQS
+        self.suit_bits: i64 = 0x1FFF
+        self.tm: i64 = solver.trump_mask
+        self.ml: i64 = solver.max_lead
+        self.tsh: i64 = solver.trump_shift
         self.counter = solver._counter
 
-    def win(self, a: int, d: int) -> bool:
+    def win(self, a: i64, d: i64) -> bool:
         """Return whether the player to lead, holding ``a``, can make sure of not losing against ``d``."""
-        noqs = _NOQS
+        # Masks and codes are machine integers (i64): compiled, their arithmetic is plain, with no tag checks.
+        noqs = self.noqs
         tm = self.tm
         ml = self.ml
         # Quick exact cut-offs (module docstring): the cards of ours the other can beat.
         an = a & noqs
         dn = d & noqs
         dt = dn & tm
+        beat: i64 = 0
         if dt:
-            beat = (an & ~tm) | (an & tm & ((1 << (dt.bit_length() - 1)) - 1))
+            beat = (an & ~tm) | (an & tm & _below_top(dt))
         else:
-            beat = 0
             x = dn & 0x1FFF
             if x:
-                beat = an & 0x1FFF & ((1 << (x.bit_length() - 1)) - 1)
+                beat = an & 0x1FFF & _below_top(x)
             x = dn & 0x3FFE000
             if x:
-                beat |= an & 0x3FFE000 & ((1 << (x.bit_length() - 1)) - 1)
+                beat |= an & 0x3FFE000 & _below_top(x)
             x = dn & 0x7FFC000000
             if x:
-                beat |= an & 0x7FFC000000 & ((1 << (x.bit_length() - 1)) - 1)
+                beat |= an & 0x7FFC000000 & _below_top(x)
             x = dn & 0xFFF8000000000
             if x:
-                beat |= an & 0xFFF8000000000 & ((1 << (x.bit_length() - 1)) - 1)
+                beat |= an & 0xFFF8000000000 & _below_top(x)
         if not beat:
             return True  # Nothing of ours can be beaten: plain suits, then trumps, each rising.
-        nd = popcount(d)
+        nd: i64 = popcount64(d)
         low = beat & -beat
-        one = a & _SM[(low.bit_length() - 1) // 13]
+        suit_bits = self.suit_bits
+        one = a & suit_bits << popcount64(low - 1) // 13 * 13  # Our cards of that card's suit.
         if not beat & ~one:
             # Only one suit can be beaten: lead the rest first (the other must take it), then that suit at once.
-            ns = popcount(one)
-            if ns <= nd + popcount(a) - ns and ns <= ml:
+            ns: i64 = popcount64(one)
+            if ns <= nd + popcount64(a) - ns and ns <= ml:
                 return True
         key = self.solver.key2(a, d)  # The canonical key (module docstring).
         table = self.table
@@ -1298,30 +1336,36 @@ class _TwoHolders:
         if not counter[0] & (POLL_EVERY - 1):
             poll()
         lim = nd if nd < ml else ml
-        trumped = 1 if dt else 0
+        trumped: i64 = 1 if dt else 0
         scored: list[int] = []
         lead_cache = self.lead_cache
-        for s, sm, sh in _SUITS:
+        s: i64
+        for s in range(4):
+            sh = 13 * s
+            sm = suit_bits << sh
             cards = a & sm
             if cards:
-                n = popcount(cards)
+                n: i64 = popcount64(cards)
                 cap = lim if lim < n else n
                 ds = dn & sm
                 # Keys that fit a machine word: a bigger int would be made anew, limb by limb, at every use.
-                k = cards >> sh | ds >> sh << 13 | trumped << 26 | cap << 27 | sh << 33
+                k: i64 = cards >> sh | ds >> sh << 13 | trumped << 26 | cap << 27 | sh << 33
                 lst = lead_cache.get(k)
                 if lst is None:
                     lst = lead_cache[k] = self.solver._suit_leads(s, cards, ds, bool(dt), cap)
                 scored += lst
         scored.sort(reverse=True)
         def_cache = self.def_cache
-        tsh = self.tsh
+        tsh: i64 = self.tsh
         result = False
-        for x in scored:
-            sh = (x >> 13 & 3) * 13
-            lead = (x & 0x1FFF) << sh
+        beaten: i64
+        beaters: i64
+        for code in scored:
+            x = code
+            lsh = (x >> 13 & 3) * 13
+            lead = (x & 0x1FFF) << lsh
             a2 = a & ~lead
-            k = _defence_key(x & 0x1FFF, sh, d, tm, tsh)
+            k = _defence_key(x & 0x1FFF, lsh, d, tm, tsh)
             opts = def_cache.get(k)
             if opts is None:
                 opts = self.solver._make_dopts(lead, d, k)
