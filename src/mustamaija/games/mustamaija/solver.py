@@ -235,6 +235,26 @@ def _one_suit(hand: int) -> bool:
     return not hand & ~_SM[(low.bit_length() - 1) // 13]
 
 
+def _spread(k: i64) -> i64:
+    """Return a key under ``2 ** 63`` mixed one to one (three xorshifts), so that keys that differ spread over a dict.
+
+    A dict places an int key by its low bits, which in the solver's keys are
+    one suit's code, shared by thousands of keys: one table's keys fell on a
+    few hundred places each, and every lookup probed and compared along a
+    chain. Each step is invertible (``x ^ x >> s``, and ``x ^ x << s`` within
+    63 bits), so distinct keys stay distinct and nothing but the time changes.
+
+    Here 4,096 keys share their low 14 bits (a suit's code), and so one place in a dict of 8,192:
+
+    >>> keys = [0b101101 | i << 14 for i in range(4096)]
+    >>> len({k & 8191 for k in keys}), len({_spread(k) for k in keys}), len({_spread(k) & 8191 for k in keys})
+    (1, 4096, 2048)
+    """
+    k ^= k >> 31
+    k ^= (k & 0xFFFFFFFFFFFFF) << 11  # The low 52 bits only: the result stays under 2 ** 63, a machine word.
+    return k ^ k >> 17
+
+
 def _below_top(x: i64) -> i64:
     """Return the bits of a positive ``x`` below its highest one: compiled, six shifts of a machine word.
 
@@ -263,9 +283,9 @@ def _defence_key(low: i64, sh: i64, d: i64, tm: i64, tsh: i64) -> i64:
 
     ``low`` is the lead's cards of its suit (13 bits), ``sh`` the suit's
     shift, ``tm`` and ``tsh`` the trump suit's mask and shift: the defender's
-    cards of the led suit (Q♠ aside) and its trumps are all that matter.
+    cards of the led suit (Q♠ aside) and its trumps are all that matter. The key is spread (:func:`_spread`).
     """
-    return low | (d >> sh & _NOQS >> sh & 0x1FFF) << 13 | (d & tm) >> tsh << 26 | sh << 39
+    return _spread(low | (d >> sh & _NOQS >> sh & 0x1FFF) << 13 | (d & tm) >> tsh << 26 | sh << 39)
 
 
 def _others(hands: Hands, seat: int) -> int:
@@ -1326,7 +1346,7 @@ class _TwoHolders:
             ns: i64 = popcount64(one)
             if ns <= nd + popcount64(a) - ns and ns <= ml:
                 return True
-        key = self.solver.key2(a, d)  # The canonical key (module docstring).
+        key = _spread(self.solver.key2(a, d))  # The canonical key (module docstring), spread for the dict.
         table = self.table
         hit = table.get(key)
         if hit is not None:
@@ -1349,7 +1369,7 @@ class _TwoHolders:
                 cap = lim if lim < n else n
                 ds = dn & sm
                 # Keys that fit a machine word: a bigger int would be made anew, limb by limb, at every use.
-                k: i64 = cards >> sh | ds >> sh << 13 | trumped << 26 | cap << 27 | sh << 33
+                k: i64 = _spread(cards >> sh | ds >> sh << 13 | trumped << 26 | cap << 27 | sh << 33)
                 lst = lead_cache.get(k)
                 if lst is None:
                     lst = lead_cache[k] = self.solver._suit_leads(s, cards, ds, bool(dt), cap)
