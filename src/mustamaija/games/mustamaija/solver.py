@@ -1357,7 +1357,11 @@ class _TwoHolders:
             poll()
         lim = nd if nd < ml else ml
         trumped: i64 = 1 if dt else 0
+        # Each suit's leads come from the cache negated and sorted in rising order, so that one plain sort()
+        # (compiled, a direct call; with reverse=True a keyword call) orders them best first, and a hand of one suit
+        # needs none: its cached list is used as it is, never changed.
         scored: list[int] = []
+        suits_led = 0
         lead_cache = self.lead_cache
         s: i64
         for s in range(4):
@@ -1372,16 +1376,23 @@ class _TwoHolders:
                 k: i64 = _spread(cards >> sh | ds >> sh << 13 | trumped << 26 | cap << 27 | sh << 33)
                 lst = lead_cache.get(k)
                 if lst is None:
-                    lst = lead_cache[k] = self.solver._suit_leads(s, cards, ds, bool(dt), cap)
-                scored += lst
-        scored.sort(reverse=True)
+                    lst = lead_cache[k] = [-x for x in self.solver._suit_leads(s, cards, ds, bool(dt), cap)]
+                if suits_led == 0:
+                    scored = lst
+                elif suits_led == 1:
+                    scored = scored + lst
+                else:
+                    scored.extend(lst)
+                suits_led += 1
+        if suits_led > 1:
+            scored.sort()
         def_cache = self.def_cache
         tsh: i64 = self.tsh
         result = False
         beaten: i64
         beaters: i64
         for code in scored:
-            x = code
+            x = -code
             lsh = (x >> 13 & 3) * 13
             lead = (x & 0x1FFF) << lsh
             a2 = a & ~lead
