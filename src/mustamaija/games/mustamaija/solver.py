@@ -597,35 +597,46 @@ class Solver:
             return hit
         return self._make_dopts(lead, d, key)
 
-    def _make_dopts(self, lead: int, d: int, key: int) -> list[tuple[int, int]]:
-        suit = (lead.bit_length() - 1) // 13
-        tm = self.trump_mask
-        targets = cards_of(lead & _NOQS)
-        ds = d & _SM[suit] & _NOQS
-        greedy = [0]
-        floor = -1
-        for t in targets:
-            lo = t if t > floor else floor
-            cand = ds & ~((2 << lo) - 1)
+    def _make_dopts(self, lead: i64, d: i64, key: i64) -> list[tuple[int, int]]:
+        # Masks as machine integers, and cards walked bit by bit (see _TwoHolders.win).
+        sm: i64 = _SM[popcount64(_below_top(lead)) // 13]
+        tm: i64 = self.trump_mask
+        targets: i64 = lead & _NOQS
+        ds = d & sm & _NOQS
+        greedy: list[int] = [0]
+        beaters: i64 = 0
+        floor: i64 = 0  # The last beater taken (a bit), or none.
+        rest = targets
+        while rest:
+            t = rest & -rest
+            rest ^= t
+            cand = ds & ~(((t if t > floor else floor) << 1) - 1)  # The defender's cards above both.
             if not cand:
                 break
-            b = cand & -cand
-            greedy.append(greedy[-1] | b)
-            floor = b.bit_length() - 1
+            floor = cand & -cand
+            beaters |= floor
+            greedy.append(beaters)
         jmax = len(greedy) - 1
-        trumps = [0]
-        if tm and not tm & _SM[suit]:
+        trumps: list[int] = [0]
+        if tm and not tm & sm:
             tr = d & tm
+            used: i64 = 0
             while tr:
                 low = tr & -tr
-                trumps.append(trumps[-1] | low)
+                used |= low
+                trumps.append(used)
                 tr ^= low
         ntr = len(trumps) - 1
-        prefix = [0]
-        for t in targets:
-            prefix.append(prefix[-1] | 1 << t)
+        prefix: list[int] = [0]
+        beaten: i64 = 0
+        rest = targets
+        while rest:
+            t = rest & -rest
+            rest ^= t
+            beaten |= t
+            prefix.append(beaten)
         out = []
-        for m in range(len(targets), -1, -1):
+        for m in range(len(prefix) - 1, -1, -1):
             for k in range(min(m, ntr), max(0, m - jmax) - 1, -1):
                 out.append((prefix[m], greedy[m - k] | trumps[k]))
         self._def_cache[key] = out
