@@ -103,7 +103,8 @@ def bench_solver_section(settings: BenchSettings) -> BenchReport:
     rows = [bench_solver([size], count, settings.seed)[0] for size in sizes]
     lines = [f"solver {row['size']:>7}: median {row['median_s']:.4f} s, mean {row['mean_s']:.4f} s, "
              f"max {row['max_s']:.4f} s over {row['count']} random positions (CPU)" for row in rows]
-    lines.append("targets: 8+8 median at most 0.1 s, 12+12 median at most 1 s")
+    lines.append("targets: 12+12 median at most 0.05 s; 3+3+3 median at most 0.3 s, max 1 s; "
+                 "4+4+4 median at most 3 s (--solver-sizes 4+4+4)")
     return BenchReport(rows, tuple(lines))
 
 
