@@ -424,7 +424,7 @@ class Solver:
     @property
     def nodes(self) -> int:
         """Return the positions this solver has searched (each once: the tables remember them)."""
-        return self._counter[0]
+        return self._counter[0] + self._two.nodes
 
     def sub(self, trump: int) -> Solver:
         """Return the solver for the rest of the deal once ``trump`` is declared (sharing nothing but the rules)."""
@@ -1325,7 +1325,7 @@ class _TwoHolders:
         self.tm: i64 = solver.trump_mask
         self.ml: i64 = solver.max_lead
         self.tsh: i64 = solver.trump_shift
-        self.counter = solver._counter
+        self.nodes: i64 = 0  # The positions searched here (the solver adds them to its own count).
 
     def win(self, a: i64, d: i64) -> bool:
         """Return whether the player to lead, holding ``a``, can make sure of not losing against ``d``."""
@@ -1369,9 +1369,8 @@ class _TwoHolders:
         hit = table.get(key)
         if hit is not None:
             return hit
-        counter = self.counter
-        counter[0] += 1
-        if not counter[0] & (POLL_EVERY - 1):
+        self.nodes += 1
+        if not self.nodes & (POLL_EVERY - 1):
             poll()
         lim = nd if nd < ml else ml
         trumped: i64 = 1 if dt else 0
