@@ -30,17 +30,8 @@ __all__ = ["popcount", "popcount64"]
 def popcount(x: int) -> int:
     """Return the number of 1 bits of ``x`` (of ``abs(x)`` when negative), as ``x.bit_count()`` does."""
     if x < 0 or x >> 62:
-        return x.bit_count()  # Past the 64-bit arithmetic below (never a set of cards).
-    y: i64 = x
-    # The mask stops at bit 60 (y >> 1 has no bit above): compiled, an int constant of 2 ** 62 or more is a boxed
-    # object, unboxed by a call at every use, where a smaller one is written into the machine code.
-    y = y - ((y >> 1) & 0x1555555555555555)
-    y = (y & 0x3333333333333333) + ((y >> 2) & 0x3333333333333333)
-    y = (y + (y >> 4)) & 0x0F0F0F0F0F0F0F0F
-    y = y + (y >> 8)
-    y = y + (y >> 16)
-    y = y + (y >> 32)
-    return int(y & 0x7F)
+        return x.bit_count()  # Past the 64-bit arithmetic (never a set of cards).
+    return int(popcount64(x))
 
 
 def popcount64(x: i64) -> i64:
@@ -52,7 +43,9 @@ def popcount64(x: i64) -> i64:
     >>> popcount64(0), popcount64((1 << 52) - 1)
     (0, 52)
     """
-    x = x - ((x >> 1) & 0x1555555555555555)  # As above.
+    # The mask stops at bit 60 (x >> 1 has no bit above): compiled, an int constant of 2 ** 62 or more is a boxed
+    # object, unboxed by a call at every use, where a smaller one is written into the machine code.
+    x = x - ((x >> 1) & 0x1555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     x = x + (x >> 8)
