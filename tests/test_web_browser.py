@@ -596,6 +596,32 @@ def test_what_matters_is_above_the_fold_on_a_laptop_and_fits_a_phone(server: str
         phone.close()
 
 
+def test_a_hand_of_forty_cards_fans_inside_its_panel(server: str, browser: Browser) -> None:
+    # A seat that picks up all deal can hold most of the pack: its overlapping fan ran past both ends of the hand,
+    # half a card and more, since lines held more cards than the fan was turned for.
+    others = [card_name(c) for c in range(52) if card_name(c) != "QS"]
+    position = {"format": "mustamaija-position/1", "rules": {}, "trump_suit": "C", "attacker": 0,
+                "hands": [others[:40], ["QS", *others[40:]]]}
+    req = urllib.request.Request(f"{server}/api/positions/play", headers={"Content-Type": "application/json"},
+                                 data=json.dumps({"position": position, "bot": "easy", "player_name": "Ann"}).encode())
+    with urllib.request.urlopen(req, timeout=10) as r:
+        url = json.load(r)["url"]
+    for viewport in (DESKTOP, PHONE):
+        page = browser.new_page(viewport=viewport)
+        page.goto(f"{server}{url}")
+        page.wait_for_function("() => document.querySelectorAll('#hand button.card').length === 40")
+        # The cards fly in; measure once they have settled.
+        page.wait_for_function("() => !document.getAnimations().some((a) => a.playState === 'running')")
+        box = page.evaluate("""() => { const h = document.querySelector('#hand').getBoundingClientRect();
+            const cards = [...document.querySelectorAll('#hand button.card')].map((c) => c.getBoundingClientRect());
+            return {hand: [h.left, h.right], cards: [Math.min(...cards.map((c) => c.left)),
+                                                     Math.max(...cards.map((c) => c.right))]}; }""")
+        (left, right), (first, last) = box["hand"], box["cards"]
+        assert left <= first and last <= right, (viewport, box)
+        assert abs((first - left) - (right - last)) < 4, (viewport, box)  # Centred.
+        page.close()
+
+
 def test_people_at_a_table_chat_and_spectators_have_their_own_channel(server: str, browser: Browser) -> None:
     # Issue 16: chat and quick emotes between people; spectators in their own channel; a mute.
     errors: list[str] = []

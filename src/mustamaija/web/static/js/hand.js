@@ -6,16 +6,28 @@ import { $, el } from "./dom.js";
 export function fitHand(hand, n) {
   if (n < 2 || !hand.firstElementChild) return;
   const w = hand.firstElementChild.getBoundingClientRect().width;
-  // Each card takes `step` pixels of the row (its width plus the gap, negative when cards overlap).
+  // Each card takes `step` pixels of the row (its width plus the gap, negative when cards overlap). A row of k
+  // overlapping cards shows k - 1 steps and one whole card, so that is what must fit the room: a row of k
+  // steps ran past both ends of the hand by half a gap, which in a big hand (30 cards and more) is half a card.
+  // The fan turns the end cards about a point below them (the CSS's transform-origin, 130% of a card's height),
+  // which swings their top corners outwards: that swing is kept free at each end too.
+  const h = hand.firstElementChild.getBoundingClientRect().height;
+  const swing = (k) => 1.3 * h * Math.sin((Math.min(3, 28 / k) * (k - 1) / 2) * Math.PI / 180);
   const room = hand.clientWidth - 48;
+  const fit = (k) => (room - 2 * swing(k) - w) / (k - 1);
   let perRow = n;
-  let step = room / n;
+  let step = fit(n);
   if (step < w * 0.36) {
     perRow = Math.ceil(n / 2);
-    step = room / perRow;
+    step = perRow > 1 ? fit(perRow) : w + 10;
   }
   const gap = Math.min(step, w + 10) - w;
   hand.style.setProperty("--gap", `${gap.toFixed(1)}px`);
+  // Overlapping cards: the sides are padded so that a line holds exactly perRow of them (flex breaks lines by
+  // width, and the fan below turns each line's cards about its middle), centred, their ends in the padding.
+  const side = gap < 0 ? `${Math.max(0, (hand.clientWidth - perRow * step) / 2 - 1).toFixed(1)}px` : "";
+  hand.style.paddingLeft = side;
+  hand.style.paddingRight = side;
   const mid = (perRow - 1) / 2;
   const turn = Math.min(3, 28 / perRow);
   [...hand.children].forEach((card, i) => {
