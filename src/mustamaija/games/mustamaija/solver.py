@@ -554,7 +554,7 @@ class Solver:
         if trumped and suit != self.trump:
             beatable = plain
         elif theirs:
-            beatable = plain & ((1 << (theirs.bit_length() - 1)) - 1)
+            beatable = plain & _below_top(theirs)
         else:
             beatable = 0
         masks = [0]
