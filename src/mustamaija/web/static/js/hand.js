@@ -12,7 +12,8 @@ export function fitHand(hand, n) {
   // The fan turns the end cards about a point below them (the CSS's transform-origin, 130% of a card's height),
   // which swings their top corners outwards: that swing is kept free at each end too.
   const h = hand.firstElementChild.getBoundingClientRect().height;
-  const swing = (k) => 1.3 * h * Math.sin((Math.min(3, 28 / k) * (k - 1) / 2) * Math.PI / 180);
+  const turnFor = (k) => Math.min(3, 28 / k);  // Degrees between neighbours in a line of k cards.
+  const swing = (k) => 1.3 * h * Math.sin((turnFor(k) * (k - 1) / 2) * Math.PI / 180);
   const room = hand.clientWidth - 48;
   const fit = (k) => (room - 2 * swing(k) - w) / (k - 1);
   let perRow = n;
@@ -29,7 +30,7 @@ export function fitHand(hand, n) {
   hand.style.paddingLeft = side;
   hand.style.paddingRight = side;
   const mid = (perRow - 1) / 2;
-  const turn = Math.min(3, 28 / perRow);
+  const turn = turnFor(perRow);
   [...hand.children].forEach((card, i) => {
     const d = (i % perRow) - mid;
     card.style.setProperty("--rot", `${(d * turn).toFixed(2)}deg`);
