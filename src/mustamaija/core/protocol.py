@@ -225,12 +225,14 @@ class SearchKit(Protocol):
     """The names of the ISMCTS rollout policies; the first is the default."""
     default_depth: int
     """The ISMCTS rollout truncation by default (0: play every rollout to the end)."""
+    beliefs: bool
+    """Whether :meth:`sampler` deals by the game's model of how players play, where it has one (else uniformly)."""
 
     def decision_seed(self, seed: int | None, rng: random.Random, view: Any) -> int | str:
         """Return the seed of one decision's search from the player's seed, its generator and the view."""
 
     def sampler(self, view: Any) -> Callable[[random.Random], Any]:
-        """Return a function dealing states ``view`` cannot tell from the truth, as :meth:`Game.sample` does."""
+        """Return a function dealing states ``view`` cannot tell from the truth (by :attr:`beliefs`' model, if on)."""
 
     def fixed_step(self, view: Any, seed: int | None) -> int | None:
         """Return the step taken without a search (a rule of the game's bots), or ``None`` to search."""

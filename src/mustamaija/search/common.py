@@ -35,12 +35,15 @@ SEARCH_PARAMS: Final[dict[str, tuple[type, Any]]] = {
     "workers": (int, 1),
     "solver": (bool, True),
     "solver_cards": (int, None),
+    "beliefs": (bool, True),
 }
 """The registry parameters every search bot takes: the budget, root parallelism and the solver hand-over.
 
 ``solver`` and ``solver_cards`` (the largest endgame solved; ``None``: the
 game's own limit) matter only for games whose search kit has an exact
-endgame (:meth:`~mustamaija.core.protocol.SearchKit.endgame`)."""
+endgame (:meth:`~mustamaija.core.protocol.SearchKit.endgame`). ``beliefs=off``
+deals the cards a seat cannot see uniformly even where the game's kit has a
+model of where they are likely to be (:attr:`~mustamaija.core.protocol.SearchKit.beliefs`)."""
 
 PIMC_PARAMS: Final[dict[str, tuple[type, Any]]] = {**SEARCH_PARAMS, "samples": (int, None)}
 """The registry parameters of the PIMC bots: the common ones and ``samples`` (every candidate on that many deals)."""
@@ -158,17 +161,20 @@ class SearchPlayer:
     default); ``workers`` > 1 adds root parallelism; ``seed`` seeds the
     player's generator (what a decision does with it is the kit's seeding
     rule); ``solver`` hands endgames to the game's exact solver, if its kit
-    has one (up to ``solver_cards`` cards; ``None``: the game's limit).
+    has one (up to ``solver_cards`` cards; ``None``: the game's limit);
+    ``beliefs`` sets the kit's :attr:`~mustamaija.core.protocol.SearchKit.beliefs`.
     """
 
     name = "search"
     sees_all = False
 
     def __init__(self, game: str | Game, iters: int | None = None, time: float | None = None, workers: int = 1,
-                 seed: int | None = 0, solver: bool = True, solver_cards: int | None = None) -> None:
+                 seed: int | None = 0, solver: bool = True, solver_cards: int | None = None,
+                 beliefs: bool = True) -> None:
         check_budget(iters, time, workers)
         self.game = get_game(game)
         self.kit: SearchKit = self.game.search_kit()
+        self.kit.beliefs = beliefs
         self.iters = iters
         self.time = time
         self.workers = workers

@@ -113,6 +113,8 @@ class BasicKit:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.beliefs = True
+        """Whether :meth:`sampler` deals by the game's model of how players play; a kit without one deals uniformly."""
 
     # -- PIMC ---------------------------------------------------------------------------
 
@@ -121,7 +123,7 @@ class BasicKit:
         return rng.getrandbits(62)
 
     def sampler(self, view: Any) -> Callable[[random.Random], Any]:
-        """Return a function dealing a state ``view`` cannot tell from the truth: :meth:`Game.sample`."""
+        """Return a function dealing a state ``view`` cannot tell from the truth: :meth:`Game.sample` (uniform)."""
         return _Sampler(self.game, view)
 
     def fixed_step(self, view: Any, seed: int | None) -> int | None:

@@ -6,8 +6,10 @@ Tsitsiklis, on determinised deals): at the start of its action the player
 1. asks the game's search kit (:class:`~mustamaija.core.protocol.SearchKit`)
    for the whole actions worth playing (``kit.candidates``: *plans*) and the
    one its own rules prefer;
-2. deals the cards it cannot see uniformly among the deals consistent with
-   its view (``kit.sampler``, by default :meth:`~mustamaija.core.protocol.Game.sample`);
+2. deals the cards it cannot see among the deals consistent with its view
+   (``kit.sampler``: by default :meth:`~mustamaija.core.protocol.Game.sample`,
+   uniformly; a kit may weight them by its game's model of how players play,
+   :attr:`~mustamaija.core.protocol.SearchKit.beliefs`);
 3. plays every candidate out on the same sampled deals (common random
    numbers): the plan is taken (``kit.apply``), then the deal is played to
    its end by the kit's playout policy for every seat (``kit.playout``),

@@ -14,6 +14,9 @@
 * **ISMCTS** (:mod:`mustamaija.search.ismcts`): the rollout policies, the
   fitted evaluation, the decision contexts and the fast sampler of
   :mod:`.ismcts` and :mod:`.ismcts_policy`.
+* **Both**: the unseen cards are dealt by :mod:`.beliefs`, the model of
+  what players keep (trumps, most of all) learned from the heuristic's own
+  play; ``beliefs=off`` deals them uniformly.
 * **Both**: two seats left with cards and an empty talon go to the exact
   solver (:mod:`~mustamaija.games.mustamaija.endgame`); hints and ``mustamaija solve`` use the
   solver through :class:`~mustamaija.games.mustamaija.analysis.EndgameAnalysis`.
@@ -35,6 +38,7 @@ from typing import Any, Final
 
 from mustamaija.games.mustamaija.actions import DECLARE
 from mustamaija.games.mustamaija.endgame import MAX_SOLVER_CARDS, EndgameSolver
+from mustamaija.games.mustamaija.players.beliefs import InformedDeterminiser, shipped_model
 from mustamaija.games.mustamaija.players.heuristic import (
     ENDGAME_CARDS,
     HeuristicPlayer,
@@ -94,7 +98,12 @@ class MustamaijaKit(BasicKit):
         return player
 
     def sampler(self, view: View) -> Callable[[random.Random], State]:
-        """Return :meth:`Determiniser.draw`: :func:`~mustamaija.games.mustamaija.sampling.sample_state`, faster."""
+        """Return a dealer of the unseen cards: by what players keep (:mod:`.beliefs`), or uniformly without ``beliefs``.
+
+        Uniformly is :meth:`Determiniser.draw`: :func:`~mustamaija.games.mustamaija.sampling.sample_state`, faster.
+        """
+        if self.beliefs:
+            return InformedDeterminiser(view, shipped_model()).draw
         return Determiniser(view).draw
 
     def fixed_step(self, view: View, seed: int | None) -> int | None:

@@ -1,0 +1,309 @@
+"""What players keep: where the unseen cards are likely to be, learned from the bots' own play.
+
+Mustamaija's rules reveal nothing about a hand beyond the cards M22 makes
+public, so every arrangement of the unseen cards is *possible*
+(:mod:`~mustamaija.games.mustamaija.sampling`). They are not equally
+*likely*. Players keep trumps and shed their other cards, so while the
+talon lasts an opponent's hand holds far more trumps than a uniform deal of
+the unseen cards gives it: in two-player games of the heuristic against
+itself, with 8 to 15 cards in the talon, an unseen trump is in the
+opponent's hand about twice as often as a uniform deal says, and any other
+card about half as often (docs/strength.md#what-players-keep).
+
+:class:`HandModel` holds, for each player count and size of the talon, the
+odds that an unseen card of each *class* (a trump by rank, a plain card by
+quarter of the ranks, Q♠) is in an opponent's hand rather than where a
+uniform deal would put it. :func:`train` fits them by maximum likelihood
+from the heuristic's games against itself, seen from every seat (a logistic
+model with the uniform deal's log-odds as offset, one odds ratio per class
+and talon bucket); ``python -m mustamaija.games.mustamaija.players.beliefs``
+trains the model the package ships. :class:`InformedDeterminiser` deals the
+unseen cards by it: each opponent's unknown cards are a conditional
+Bernoulli sample (independent cards with those odds, conditioned on the
+hand's size), drawn exactly, and the talon's unknown places take the rest
+in uniform order. The seat's view is all it reads; the model is fixed, so
+what it adds is what any player could know of how players play.
+
+>>> import random
+>>> from mustamaija import State
+>>> s = State.from_seed(players=2, seed=4)
+>>> v = s.view(0)
+>>> guess = InformedDeterminiser(v, shipped_model()).draw(random.Random(1))
+>>> guess.view(0) == v
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Final
+
+from mustamaija.core.cards import QS
+from mustamaija.core.draws import shuffle
+from mustamaija.games.mustamaija.players.ismcts import Determiniser
+from mustamaija.games.mustamaija.state import State
+from mustamaija.games.mustamaija.view import View
+
+__all__ = ["BUCKETS", "CLASSES", "HandModel", "InformedDeterminiser", "card_class", "shipped_model", "talon_bucket",
+           "train"]
+
+CLASSES: Final = 18
+"""Card classes: 0-12 a trump by rank, 13-16 a plain card by quarter of the ranks (the top rank alone), 17 Q♠."""
+
+BUCKETS: Final = 5
+"""Talon buckets: 0-7, 8-15, 16-23, 24-31 and 32 or more cards left."""
+
+_BUCKET_WIDTH: Final = 8
+_RESOURCE: Final = "beliefs.json"
+
+
+def card_class(card: int, trump: int) -> int:
+    """Return the class of ``card`` under the trump suit ``trump`` (-1: none yet).
+
+    >>> from mustamaija.core.cards import parse_card
+    >>> [card_class(parse_card(c), 2) for c in ("2D", "AD", "2C", "9C", "AC", "QS")]
+    [0, 12, 13, 14, 16, 17]
+    """
+    if card == QS:
+        return 17
+    if card // 13 == trump:
+        return card % 13
+    return 13 + (card % 13) // 4
+
+
+def talon_bucket(talon_size: int) -> int:
+    """Return the talon bucket of a talon of ``talon_size`` cards.
+
+    >>> talon_bucket(0), talon_bucket(8), talon_bucket(42)
+    (0, 1, 4)
+    """
+    return min(talon_size // _BUCKET_WIDTH, BUCKETS - 1)
+
+
+@dataclass(frozen=True)
+class HandModel:
+    """Log odds ratios of an unseen card being in an opponent's hand, by player count, talon bucket and class."""
+
+    log_odds: dict[int, tuple[tuple[float, ...], ...]]
+    """``log_odds[players][bucket][class]``: 0 is the uniform deal's odds; a count missing here deals uniformly."""
+    deals: int = 0
+    """The games of each player count the model was fitted on."""
+    seed: int = 0
+    """The seed of the first of those games."""
+
+    def weights(self, view: View) -> list[float] | None:
+        """Return the odds weight of every card (by card index) in ``view``'s position, or ``None`` for uniform."""
+        table = self.log_odds.get(view.players)
+        if table is None or view.talon_size == 0:
+            return None
+        row = table[talon_bucket(view.talon_size)]
+        trump = view.trump
+        return [math.exp(row[card_class(c, trump)]) for c in range(52)]
+
+    def to_json(self) -> str:
+        """Return the model as the JSON text :meth:`from_json` reads."""
+        tables = {str(n): [list(row) for row in t] for n, t in sorted(self.log_odds.items())}
+        return json.dumps({"version": 1, "deals": self.deals, "seed": self.seed, "log_odds": tables}, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> HandModel:
+        """Read a model written by :meth:`to_json`; raise ValueError on anything else.
+
+        >>> m = HandModel({2: ((0.5,) * CLASSES,) * BUCKETS}, deals=3, seed=1)
+        >>> HandModel.from_json(m.to_json()) == m
+        True
+        """
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("version") != 1:
+            raise ValueError("not a version-1 hand model")
+        tables: dict[int, tuple[tuple[float, ...], ...]] = {}
+        for key, table in data["log_odds"].items():
+            rows = tuple(tuple(float(x) for x in row) for row in table)
+            if len(rows) != BUCKETS or any(len(row) != CLASSES or not all(map(math.isfinite, row)) for row in rows):
+                raise ValueError(f"the table of {key} players is not {BUCKETS} rows of {CLASSES} finite numbers")
+            tables[int(key)] = rows
+        return cls(tables, int(data["deals"]), int(data["seed"]))
+
+
+@cache
+def shipped_model() -> HandModel:
+    """Return the model the package ships (trained by this module's command; see the module docstring)."""
+    return HandModel.from_json(resources.files(__package__).joinpath(_RESOURCE).read_text(encoding="utf-8"))
+
+
+def _inclusion_table(weights: Sequence[float], need: int) -> list[list[float]]:
+    """Return ``p[i][r]``: the chance that item ``i`` is taken when ``r`` of items ``i..`` are still to be taken.
+
+    A conditional Bernoulli sample: independent items of odds ``weights``,
+    conditioned on taking ``need`` of them. ``e[i][r]`` is the elementary
+    symmetric sum of order ``r`` of ``weights[i:]``; the items are walked in
+    order and item ``i`` is taken with chance ``w_i e[i+1][r-1] / e[i][r]``.
+    """
+    n = len(weights)
+    e = [[0.0] * (need + 1) for _ in range(n + 1)]
+    e[n][0] = 1.0
+    for i in range(n - 1, -1, -1):
+        w, nxt, cur = weights[i], e[i + 1], e[i]
+        cur[0] = 1.0
+        for r in range(1, need + 1):
+            cur[r] = nxt[r] + w * nxt[r - 1]
+    return [[weights[i] * e[i + 1][r - 1] / e[i][r] if r and e[i][r] else 0.0 for r in range(need + 1)]
+            for i in range(n)]
+
+
+def _take(table: list[list[float]], pool: Sequence[int], need: int, rng: random.Random) -> tuple[int, list[int]]:
+    """Draw ``need`` cards of ``pool`` by ``table`` (:func:`_inclusion_table`); return them as a mask, and the rest."""
+    mask = 0
+    rest: list[int] = []
+    r = need
+    for i, c in enumerate(pool):
+        if r and rng.random() < table[i][r]:
+            mask |= 1 << c
+            r -= 1
+        else:
+            rest.append(c)
+    return mask, rest
+
+
+class InformedDeterminiser(Determiniser):
+    """Deals the unseen cards of a view by a :class:`HandModel`: each opponent's unknown cards, then the talon.
+
+    With no talon, or a player count the model does not know, it deals
+    uniformly, as :class:`~mustamaija.games.mustamaija.players.ismcts.Determiniser`.
+    """
+
+    __slots__ = ("_first", "_weight_of", "_weights")
+
+    def __init__(self, view: View, model: HandModel) -> None:
+        super().__init__(view)
+        weights = model.weights(view)
+        self._weights = None if weights is None else [weights[c] for c in self._pool]
+        self._weight_of = weights
+        seats = [need for _, need in self._fill if need]
+        # The first hand is dealt from the whole pool every time, so its table is worked out once.
+        self._first = None if self._weights is None or not seats else _inclusion_table(self._weights, seats[0])
+
+    def draw(self, rng: random.Random) -> State:
+        """Return a new state with the unseen cards dealt by the model."""
+        if self._weights is None:
+            return super().draw(rng)
+        pool = self._pool
+        weight = self._weight_of
+        assert weight is not None
+        hands = self._hands[:]
+        table = self._first
+        for s, need in self._fill:
+            if not need:
+                continue
+            if table is None:
+                table = _inclusion_table([weight[c] for c in pool], need)
+            mask, pool = _take(table, pool, need, rng)
+            hands[s] |= mask
+            table = None
+        rest = list(pool)
+        shuffle(rng, rest)
+        st = self._base.copy()
+        st.hands = hands
+        if self._unknown:
+            talon = self._talon[:]
+            for k, i in enumerate(self._unknown):
+                talon[i] = rest[k]
+            st.talon = tuple(talon)
+        st._legal = -1
+        return st
+
+
+# -- training ------------------------------------------------------------------------------
+
+
+def _observations(players: int, deals: Iterable[int]) -> dict[tuple[int, int], dict[float, list[int]]]:
+    """Play the heuristic against itself; count, per (bucket, class) and uniform share, unseen cards and those held."""
+    from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer
+
+    found: dict[tuple[int, int], dict[float, list[int]]] = {}
+    for deal in deals:
+        s = State.from_seed(players=players, seed=deal)
+        bots = [HeuristicPlayer(seed=deal * 16 + i) for i in range(players)]
+        while not s.is_over:
+            seat = s.to_act
+            v = s.view(seat)
+            if not v.in_progress and v.talon_size:
+                unseen = v.unseen
+                count = unseen.bit_count()
+                bucket = talon_bucket(v.talon_size)
+                for other in range(players):
+                    need = v.hand_sizes[other] - v.known[other].bit_count()
+                    if other == seat or not 0 < need < count:
+                        continue
+                    share = need / count
+                    for c in range(52):
+                        if unseen >> c & 1:
+                            cell = found.setdefault((bucket, card_class(c, v.trump)), {}).setdefault(share, [0, 0])
+                            cell[0] += s.hands[other] >> c & 1
+                            cell[1] += 1
+            s.apply(bots[seat].act(v))
+    return found
+
+
+def _fit(cell: dict[float, list[int]]) -> float:
+    """Return the log odds ratio that makes the expected count of held cards the count seen (maximum likelihood)."""
+    held = sum(h for h, _ in cell.values())
+
+    def expected(log_ratio: float) -> float:
+        ratio = math.exp(log_ratio)
+        return sum(n * ratio * p / (1 - p + ratio * p) for p, (_, n) in cell.items())
+
+    lo, hi = -6.0, 6.0
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if expected(mid) < held else (lo, mid)
+    return round((lo + hi) / 2, 3)
+
+
+def train(players: Sequence[int], deals: int, seed: int) -> HandModel:
+    """Fit a :class:`HandModel` on ``deals`` seeded games of the heuristic against itself for each player count.
+
+    A cell seen fewer than 200 times keeps odds ratio 1.
+
+    >>> m = train([2], deals=3, seed=0)
+    >>> len(m.log_odds[2]), len(m.log_odds[2][0])
+    (5, 18)
+    """
+    tables: dict[int, tuple[tuple[float, ...], ...]] = {}
+    for n in players:
+        found = _observations(n, range(seed, seed + deals))
+        tables[n] = tuple(
+            tuple(_fit(cell) if (cell := found.get((b, k))) and sum(t for _, t in cell.values()) >= 200 else 0.0
+                  for k in range(CLASSES))
+            for b in range(BUCKETS))
+    return HandModel(tables, deals, seed)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Train the model and write it (``--out``; the package's own file by default)."""
+    parser = argparse.ArgumentParser(prog="python -m mustamaija.games.mustamaija.players.beliefs",
+                                     description="Train the model of where unseen cards are, from the heuristic's self-play.")
+    parser.add_argument("--deals", type=int, default=3000, help="games per player count (default 3000)")
+    parser.add_argument("--seed", type=int, default=100_000, help="seed of the first game (default 100000)")
+    parser.add_argument("--players", default="2-6", help="player counts, as 2-6 or 2,4 (default 2-6, the counts of the standard rules)")
+    parser.add_argument("--out", help="where to write the JSON model (default: the package's own file)")
+    args = parser.parse_args(argv)
+    lo, _, hi = args.players.partition("-")
+    counts = list(range(int(lo), int(hi) + 1)) if hi else [int(x) for x in args.players.split(",")]
+    text = train(counts, args.deals, args.seed).to_json()
+    out = args.out or str(resources.files(__package__).joinpath(_RESOURCE))
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote {out}: {len(counts)} player counts, {args.deals} games each")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

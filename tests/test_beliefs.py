@@ -1,0 +1,119 @@
+"""The model of what players keep, and the informed dealer of the unseen cards (games/mustamaija/players/beliefs.py)."""
+
+import itertools
+import math
+import random
+
+import pytest
+
+from mustamaija.core.registry import get_game
+from mustamaija.games.mustamaija import PRESETS, State
+from mustamaija.games.mustamaija.players.beliefs import (
+    BUCKETS,
+    CLASSES,
+    HandModel,
+    InformedDeterminiser,
+    _inclusion_table,
+    card_class,
+    shipped_model,
+    train,
+)
+from mustamaija.games.mustamaija.players.ismcts import Determiniser
+from mustamaija.games.mustamaija.players.kit import MustamaijaKit
+from mustamaija.players.registry import make_bot
+
+# A model that makes every trump nine times likelier to be held and every plain card a third as likely.
+STRONG = HandModel({n: (tuple(math.log(9.0) if k < 13 else math.log(1 / 3) for k in range(CLASSES)),) * BUCKETS
+                    for n in range(2, 7)})
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_an_informed_deal_is_one_the_seat_cannot_tell_from_the_truth(preset: str) -> None:
+    rules = PRESETS[preset]
+    rng = random.Random(preset)
+    checked = 0
+    for players in range(2, rules.max_players + 1):
+        for deal in range(4):
+            s = State.from_seed(players, deal, rules)
+            while not s.is_over:
+                if rng.random() < 0.2:
+                    seat = rng.randrange(players)
+                    v = s.view(seat)
+                    for model in (STRONG, shipped_model()):
+                        guess = InformedDeterminiser(v, model).draw(rng)
+                        assert guess.view(seat) == v
+                        assert guess.hands[seat] == s.hands[seat]
+                        assert [h.bit_count() for h in guess.hands] == [h.bit_count() for h in s.hands]
+                        assert guess.legal_mask() == s.legal_mask() or seat != s.to_act
+                    checked += 1
+                s.apply(rng.choice(s.legal_actions()))
+    assert checked > 40
+
+
+def test_the_conditional_bernoulli_walk_gives_each_subset_its_exact_chance() -> None:
+    # Walking the table, a subset S of size k comes out with chance prod(w in S) / e_k(w): worked out exactly here.
+    weights = [0.5, 2.0, 1.0, 3.0, 0.25, 1.5]
+    k = 3
+    table = _inclusion_table(weights, k)
+    subsets = list(itertools.combinations(range(len(weights)), k))
+    e_k = sum(math.prod(weights[i] for i in sub) for sub in subsets)
+    for sub in subsets:
+        chance, r = 1.0, k
+        for i in range(len(weights)):
+            p = table[i][r] if r else 0.0
+            chance *= p if i in sub else 1 - p
+            r -= i in sub
+        assert chance == pytest.approx(math.prod(weights[i] for i in sub) / e_k)
+
+
+def test_the_model_moves_trumps_into_the_opponents_hand() -> None:
+    s = State.from_seed(2, 7)
+    while s.view(0).trump < 0 or s.talon_size > 30:  # Play on until the trump is turned and some cards are gone.
+        s.apply(s.legal_actions()[0])
+    v = s.view(0)
+    trumps = sum(1 << c for c in range(52) if c // 13 == v.trump) & v.unseen
+    rng = random.Random(3)
+    uniform, informed = Determiniser(v), InformedDeterminiser(v, STRONG)
+    held = [sum((d.draw(rng).hands[1] & trumps).bit_count() for _ in range(400)) for d in (uniform, informed)]
+    assert held[1] > 1.5 * held[0]
+
+
+def test_without_a_model_for_the_table_it_deals_as_the_uniform_dealer() -> None:
+    s = State.from_seed(2, 3)
+    v = s.view(1)
+    empty = HandModel({})
+    for seed in range(5):
+        a = InformedDeterminiser(v, empty).draw(random.Random(seed))
+        b = Determiniser(v).draw(random.Random(seed))
+        assert a.hands == b.hands and a.talon == b.talon
+
+
+def test_the_shipped_model_says_players_keep_trumps() -> None:
+    model = shipped_model()
+    assert sorted(model.log_odds) == [2, 3, 4, 5, 6]
+    assert model.deals >= 1000
+    for players, table in model.log_odds.items():
+        row = table[1]  # 8 to 15 cards left in the talon
+        assert min(row[:13]) > 0 and sum(row[:13]) / 13 > sum(row[13:17]) / 4, players
+        if players <= 4:  # With more players a hand is a smaller share of the unseen cards, and the odds move less.
+            assert max(row[13:17]) < 0 < row[12] - row[0], players
+    assert card_class(13 * 3 + 12, 3) == 12 and card_class(12, 3) == 16
+
+
+def test_a_model_is_read_back_exactly_and_bad_files_are_refused() -> None:
+    model = train([2], deals=2, seed=5)
+    assert HandModel.from_json(model.to_json()) == model
+    assert train([2], deals=2, seed=5) == model  # seeded: the same games, the same model
+    with pytest.raises(ValueError, match="version-1"):
+        HandModel.from_json('{"version": 2}')
+    with pytest.raises(ValueError, match="finite"):
+        HandModel.from_json('{"version": 1, "deals": 1, "seed": 1, "log_odds": {"2": [[1e999]]}}')
+
+
+def test_the_beliefs_parameter_picks_the_dealer() -> None:
+    on = make_bot("pimc:iters=10", 1, get_game("mustamaija"))
+    off = make_bot("pimc:iters=10:beliefs=off", 1, get_game("mustamaija"))
+    v = State.from_seed(2, 1).view(0)
+    assert isinstance(on.kit, MustamaijaKit) and on.kit.beliefs and not off.kit.beliefs
+    assert isinstance(on.kit.sampler(v).__self__, InformedDeterminiser)
+    assert type(off.kit.sampler(v).__self__) is Determiniser
