@@ -11,12 +11,18 @@ opponent's hand about twice as often as a uniform deal says, and any other
 card about half as often (docs/strength.md#what-players-keep).
 
 :class:`HandModel` holds, for each player count and size of the talon, the
-odds that an unseen card of each *class* (a trump by rank, a plain card by
-quarter of the ranks, Q♠) is in an opponent's hand rather than where a
-uniform deal would put it. :func:`train` fits them by maximum likelihood
-from the heuristic's games against itself, seen from every seat (a logistic
-model with the uniform deal's log-odds as offset, one odds ratio per class
-and talon bucket); ``python -m mustamaija.games.mustamaija.players.beliefs``
+odds that an unseen card is in an opponent's hand rather than where a
+uniform deal would put it, by the card's *class* (a trump by rank, a plain
+card by quarter of the ranks, Q♠) and by how it stands to that opponent's
+last lead and last defence (:func:`relations`): a card of a suit it led,
+below or above the cards it led; a card that would have beaten a card it
+picked up; a cheaper beater than the card it beat with. Play says nothing
+certain about a hand, but it says a lot about what is likely: the heuristic
+never picks up a plain card it can beat in suit, so such a card is almost
+never in its hand. :func:`train` fits the odds by maximum likelihood from
+the heuristic's games against itself, seen from every seat (a logistic
+model with the uniform deal's log-odds as offset, one odds ratio per cell,
+none below :data:`FLOOR`); ``python -m mustamaija.games.mustamaija.players.beliefs``
 trains the model the package ships. :class:`InformedDeterminiser` deals the
 unseen cards by it: each opponent's unknown cards are a conditional
 Bernoulli sample (independent cards with those odds, conditioned on the
@@ -45,20 +51,41 @@ from functools import cache
 from importlib import resources
 from typing import Final
 
-from mustamaija.core.cards import QS
+from mustamaija.core.cards import QS, SUIT_MASKS, cards_of
 from mustamaija.core.draws import shuffle
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.actions import Beat, Lead
 from mustamaija.games.mustamaija.players.ismcts import Determiniser
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 
-__all__ = ["BUCKETS", "CLASSES", "HandModel", "InformedDeterminiser", "card_class", "shipped_model", "talon_bucket",
-           "train"]
+__all__ = ["BUCKETS", "CLASSES", "FLOOR", "RELATIONS", "HandModel", "InformedDeterminiser", "card_class", "relations",
+           "shipped_model", "talon_bucket", "train"]
 
 CLASSES: Final = 18
 """Card classes: 0-12 a trump by rank, 13-16 a plain card by quarter of the ranks (the top rank alone), 17 Q♠."""
 
 BUCKETS: Final = 5
 """Talon buckets: 0-7, 8-15, 16-23, 24-31 and 32 or more cards left."""
+
+RELATIONS: Final = 5
+"""How a card stands to an opponent's last lead and last defence (:func:`relations`):
+
+0. none of the below;
+1. of a suit it led, below every card it led of that suit;
+2. of a suit it led, above;
+3. a card that beats a led card it did not beat (it picked that card up);
+4. a beater of a led card it beat, cheaper than the card it used (of the same suit, lower).
+"""
+
+FLOOR: Final = -3.0
+"""The least log odds ratio a cell may have: odds of 1 in 20 against the uniform deal.
+
+The heuristic never picks up a plain card it could beat in suit, so its
+games put such a card in its hand about one time in 400 of the uniform odds.
+A person may do it on purpose; the floor keeps such a hand possible enough
+for the samples to find it.
+"""
 
 _BUCKET_WIDTH: Final = 8
 _RESOURCE: Final = "beliefs.json"
@@ -87,48 +114,106 @@ def talon_bucket(talon_size: int) -> int:
     return min(talon_size // _BUCKET_WIDTH, BUCKETS - 1)
 
 
+def relations(view: View, seat: int) -> list[int]:
+    """Return, for every card, how it stands to ``seat``'s last lead and last defence (:data:`RELATIONS`).
+
+    Only actions among the last two rounds of records count: a hand changes
+    with every draw, and older actions say little about it.
+
+    >>> from mustamaija import State
+    >>> s = State.from_seed(players=2, seed=4)
+    >>> s.apply(s.legal_actions()[0])
+    >>> rel = relations(s.view(1), 0)
+    >>> len(rel), set(rel) <= set(range(RELATIONS))
+    (52, True)
+    """
+    history = view.history
+    led_by_me = 0
+    picked = 0
+    beaten: list[tuple[int, int]] = []
+    lead_seen = beat_seen = False
+    count = len(history)
+    for i in range(count - 1, max(-1, count - 1 - 2 * view.players), -1):
+        action = history[i]
+        if action.seat != seat:
+            continue
+        if isinstance(action, Lead) and not lead_seen:
+            lead_seen = True
+            led_by_me = action.cards
+        elif isinstance(action, Beat) and not beat_seen and i and isinstance(history[i - 1], Lead):
+            beat_seen = True
+            led = history[i - 1].cards
+            beaten = list(action.pairs)
+            for u, _ in action.pairs:
+                led &= ~(1 << u)
+            picked = led
+    rel = [0] * 52
+    if not (led_by_me or picked or beaten):
+        return rel
+    trump = view.trump
+    beaters = L.BEATERS[trump]
+    for u, b in beaten:
+        cheaper = beaters[u] & SUIT_MASKS[b // 13] & ((1 << b) - 1)
+        for c in cards_of(cheaper):
+            rel[c] = 4
+    for u in cards_of(picked):
+        for c in cards_of(beaters[u]):
+            rel[c] = 3
+    for suit in range(4):
+        mine = led_by_me & SUIT_MASKS[suit]
+        if mine:
+            low = (mine & -mine).bit_length() - 1
+            for c in cards_of(SUIT_MASKS[suit] & ~mine):
+                if not rel[c]:
+                    rel[c] = 1 if c < low else 2
+    return rel
+
+
 @dataclass(frozen=True)
 class HandModel:
-    """Log odds ratios of an unseen card being in an opponent's hand, by player count, talon bucket and class."""
+    """Log odds ratios of an unseen card being in an opponent's hand: by player count, talon bucket, relation, class."""
 
-    log_odds: dict[int, tuple[tuple[float, ...], ...]]
-    """``log_odds[players][bucket][class]``: 0 is the uniform deal's odds; a count missing here deals uniformly."""
+    log_odds: dict[int, tuple[tuple[tuple[float, ...], ...], ...]]
+    """``log_odds[players][bucket][relation][class]``: 0 is the uniform deal's odds; a count missing here deals uniformly."""
     deals: int = 0
     """The games of each player count the model was fitted on."""
     seed: int = 0
     """The seed of the first of those games."""
 
-    def weights(self, view: View) -> list[float] | None:
-        """Return the odds weight of every card (by card index) in ``view``'s position, or ``None`` for uniform."""
+    def weights(self, view: View, seat: int) -> list[float] | None:
+        """Return the odds weight of every card (by index) being in ``seat``'s hand, or ``None`` to deal uniformly."""
         table = self.log_odds.get(view.players)
         if table is None or view.talon_size == 0:
             return None
-        row = table[talon_bucket(view.talon_size)]
+        rows = table[talon_bucket(view.talon_size)]
         trump = view.trump
-        return [math.exp(row[card_class(c, trump)]) for c in range(52)]
+        rel = relations(view, seat)
+        return [math.exp(rows[rel[c]][card_class(c, trump)]) for c in range(52)]
 
     def to_json(self) -> str:
         """Return the model as the JSON text :meth:`from_json` reads."""
-        tables = {str(n): [list(row) for row in t] for n, t in sorted(self.log_odds.items())}
-        return json.dumps({"version": 1, "deals": self.deals, "seed": self.seed, "log_odds": tables}, indent=1) + "\n"
+        tables = {str(n): [[list(row) for row in rows] for rows in t] for n, t in sorted(self.log_odds.items())}
+        return json.dumps({"version": 2, "deals": self.deals, "seed": self.seed, "log_odds": tables}) + "\n"
 
     @classmethod
     def from_json(cls, text: str) -> HandModel:
         """Read a model written by :meth:`to_json`; raise ValueError on anything else.
 
-        >>> m = HandModel({2: ((0.5,) * CLASSES,) * BUCKETS}, deals=3, seed=1)
+        >>> m = HandModel({2: (((0.5,) * CLASSES,) * RELATIONS,) * BUCKETS}, deals=3, seed=1)
         >>> HandModel.from_json(m.to_json()) == m
         True
         """
         data = json.loads(text)
-        if not isinstance(data, dict) or data.get("version") != 1:
-            raise ValueError("not a version-1 hand model")
-        tables: dict[int, tuple[tuple[float, ...], ...]] = {}
+        if not isinstance(data, dict) or data.get("version") != 2:
+            raise ValueError("not a version-2 hand model")
+        tables: dict[int, tuple[tuple[tuple[float, ...], ...], ...]] = {}
         for key, table in data["log_odds"].items():
-            rows = tuple(tuple(float(x) for x in row) for row in table)
-            if len(rows) != BUCKETS or any(len(row) != CLASSES or not all(map(math.isfinite, row)) for row in rows):
-                raise ValueError(f"the table of {key} players is not {BUCKETS} rows of {CLASSES} finite numbers")
-            tables[int(key)] = rows
+            blocks = tuple(tuple(tuple(float(x) for x in row) for row in rows) for rows in table)
+            if len(blocks) != BUCKETS or any(
+                    len(rows) != RELATIONS or any(len(row) != CLASSES or not all(map(math.isfinite, row)) for row in rows)
+                    for rows in blocks):
+                raise ValueError(f"the table of {key} players is not {BUCKETS} x {RELATIONS} rows of {CLASSES} finite numbers")
+            tables[int(key)] = blocks
         return cls(tables, int(data["deals"]), int(data["seed"]))
 
 
@@ -179,30 +264,32 @@ class InformedDeterminiser(Determiniser):
     uniformly, as :class:`~mustamaija.games.mustamaija.players.ismcts.Determiniser`.
     """
 
-    __slots__ = ("_first", "_weight_of", "_weights")
+    __slots__ = ("_first", "_weights")
 
     def __init__(self, view: View, model: HandModel) -> None:
         super().__init__(view)
-        weights = model.weights(view)
-        self._weights = None if weights is None else [weights[c] for c in self._pool]
-        self._weight_of = weights
-        seats = [need for _, need in self._fill if need]
+        seats = [s for s, need in self._fill if need]
+        weights = {s: w for s in seats if (w := model.weights(view, s)) is not None}
+        self._weights = weights if len(weights) == len(seats) and seats else None
         # The first hand is dealt from the whole pool every time, so its table is worked out once.
-        self._first = None if self._weights is None or not seats else _inclusion_table(self._weights, seats[0])
+        self._first = None
+        if self._weights is not None:
+            first = self._weights[seats[0]]
+            self._first = _inclusion_table([first[c] for c in self._pool], self._fill[seats[0]][1])
 
     def draw(self, rng: random.Random) -> State:
         """Return a new state with the unseen cards dealt by the model."""
-        if self._weights is None:
+        weights = self._weights
+        if weights is None:
             return super().draw(rng)
         pool = self._pool
-        weight = self._weight_of
-        assert weight is not None
         hands = self._hands[:]
         table = self._first
         for s, need in self._fill:
             if not need:
                 continue
             if table is None:
+                weight = weights[s]
                 table = _inclusion_table([weight[c] for c in pool], need)
             mask, pool = _take(table, pool, need, rng)
             hands[s] |= mask
@@ -223,11 +310,11 @@ class InformedDeterminiser(Determiniser):
 # -- training ------------------------------------------------------------------------------
 
 
-def _observations(players: int, deals: Iterable[int]) -> dict[tuple[int, int], dict[float, list[int]]]:
-    """Play the heuristic against itself; count, per (bucket, class) and uniform share, unseen cards and those held."""
+def _observations(players: int, deals: Iterable[int]) -> dict[tuple[int, int, int], dict[float, list[int]]]:
+    """Play the heuristic against itself; count, per (bucket, relation, class) and uniform share, unseen and held cards."""
     from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer
 
-    found: dict[tuple[int, int], dict[float, list[int]]] = {}
+    found: dict[tuple[int, int, int], dict[float, list[int]]] = {}
     for deal in deals:
         s = State.from_seed(players=players, seed=deal)
         bots = [HeuristicPlayer(seed=deal * 16 + i) for i in range(players)]
@@ -243,9 +330,10 @@ def _observations(players: int, deals: Iterable[int]) -> dict[tuple[int, int], d
                     if other == seat or not 0 < need < count:
                         continue
                     share = need / count
+                    rel = relations(v, other)
                     for c in range(52):
                         if unseen >> c & 1:
-                            cell = found.setdefault((bucket, card_class(c, v.trump)), {}).setdefault(share, [0, 0])
+                            cell = found.setdefault((bucket, rel[c], card_class(c, v.trump)), {}).setdefault(share, [0, 0])
                             cell[0] += s.hands[other] >> c & 1
                             cell[1] += 1
             s.apply(bots[seat].act(v))
@@ -260,29 +348,44 @@ def _fit(cell: dict[float, list[int]]) -> float:
         ratio = math.exp(log_ratio)
         return sum(n * ratio * p / (1 - p + ratio * p) for p, (_, n) in cell.items())
 
-    lo, hi = -6.0, 6.0
+    lo, hi = FLOOR, 6.0
     for _ in range(50):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if expected(mid) < held else (lo, mid)
     return round((lo + hi) / 2, 3)
 
 
+def _table(found: dict[tuple[int, int, int], dict[float, list[int]]]) -> tuple[tuple[tuple[float, ...], ...], ...]:
+    """Return one player count's ``[bucket][relation][class]`` log odds ratios from its counts."""
+    # A cell seen too rarely falls back on the odds of its class and bucket over every relation.
+    pooled: dict[tuple[int, int], dict[float, list[int]]] = {}
+    for (b, _, k), cell in found.items():
+        into = pooled.setdefault((b, k), {})
+        for share, (held, seen) in cell.items():
+            acc = into.setdefault(share, [0, 0])
+            acc[0] += held
+            acc[1] += seen
+
+    def odds(b: int, r: int, k: int) -> float:
+        for cell in (found.get((b, r, k)), pooled.get((b, k))):
+            if cell and sum(t for _, t in cell.values()) >= 200:
+                return _fit(cell)
+        return 0.0
+
+    return tuple(tuple(tuple(odds(b, r, k) for k in range(CLASSES)) for r in range(RELATIONS)) for b in range(BUCKETS))
+
+
 def train(players: Sequence[int], deals: int, seed: int) -> HandModel:
     """Fit a :class:`HandModel` on ``deals`` seeded games of the heuristic against itself for each player count.
 
-    A cell seen fewer than 200 times keeps odds ratio 1.
+    A cell seen fewer than 200 times takes the odds of its class and bucket
+    over every relation, or odds ratio 1 if those are as rare.
 
     >>> m = train([2], deals=3, seed=0)
-    >>> len(m.log_odds[2]), len(m.log_odds[2][0])
-    (5, 18)
+    >>> len(m.log_odds[2]), len(m.log_odds[2][0]), len(m.log_odds[2][0][0])
+    (5, 5, 18)
     """
-    tables: dict[int, tuple[tuple[float, ...], ...]] = {}
-    for n in players:
-        found = _observations(n, range(seed, seed + deals))
-        tables[n] = tuple(
-            tuple(_fit(cell) if (cell := found.get((b, k))) and sum(t for _, t in cell.values()) >= 200 else 0.0
-                  for k in range(CLASSES))
-            for b in range(BUCKETS))
+    tables = {n: _table(_observations(n, range(seed, seed + deals))) for n in players}
     return HandModel(tables, deals, seed)
 
 
