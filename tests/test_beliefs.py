@@ -16,7 +16,6 @@ from mustamaija.games.mustamaija.players.beliefs import (
     RELATIONS,
     HandModel,
     InformedDeterminiser,
-    _inclusion_table,
     card_class,
     relations,
     shipped_model,
@@ -24,6 +23,7 @@ from mustamaija.games.mustamaija.players.beliefs import (
 )
 from mustamaija.games.mustamaija.players.ismcts import Determiniser
 from mustamaija.games.mustamaija.players.kit import MustamaijaKit
+from mustamaija.games.mustamaija.sampling import inclusion_table
 from mustamaija.players.registry import make_bot
 
 # A model that makes every trump nine times likelier to be held and every plain card a third as likely.
@@ -58,7 +58,7 @@ def test_the_conditional_bernoulli_walk_gives_each_subset_its_exact_chance() -> 
     # Walking the table, a subset S of size k comes out with chance prod(w in S) / e_k(w): worked out exactly here.
     weights = [0.5, 2.0, 1.0, 3.0, 0.25, 1.5]
     k = 3
-    table = _inclusion_table(weights, k)
+    table = inclusion_table(weights, k)
     subsets = list(itertools.combinations(range(len(weights)), k))
     e_k = sum(math.prod(weights[i] for i in sub) for sub in subsets)
     for sub in subsets:

@@ -5,7 +5,10 @@ reveals nothing about a hand beyond the cards M22 makes public. Every
 arrangement of the unseen cards over the unknown places (the unknown part of
 each hand, the unknown talon positions) is therefore consistent with the view,
 and :func:`sample_state` draws one uniformly. The sampled state's view for
-the same seat equals the given view, which the tests check.
+the same seat equals the given view, which the tests check. Play does make
+some arrangements likelier than others (players keep trumps); the search
+bots deal by such a model with :func:`inclusion_table` and :func:`take`
+(:mod:`mustamaija.games.mustamaija.players.beliefs`).
 
 >>> import random
 >>> from mustamaija import State
@@ -26,7 +29,7 @@ from mustamaija.core.draws import shuffle
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 
-__all__ = ["sample_state"]
+__all__ = ["inclusion_table", "sample_state", "take"]
 
 
 def sample_state(view: View, rng: random.Random) -> State:
@@ -86,3 +89,54 @@ def sample_state(view: View, rng: random.Random) -> State:
     st.loser = view.loser
     st.stopped = view.stopped
     return st
+
+
+def inclusion_table(weights: list[float], need: int) -> list[list[float]]:
+    """Return ``p[i][r]``: the chance that item ``i`` is taken when ``r`` of items ``i..`` are still to be taken.
+
+    A conditional Bernoulli sample: independent items of odds ``weights``
+    (positive), conditioned on taking ``need`` of them. With ``e[i][r]`` the
+    elementary symmetric sum of order ``r`` of ``weights[i:]``, item ``i`` is
+    taken with chance ``w_i e[i+1][r-1] / e[i][r]``; walking the items in order
+    (:func:`take`) gives each subset of ``need`` items a chance in proportion
+    to the product of its odds. Players' hands are dealt this way by a model of
+    what they keep (:mod:`mustamaija.games.mustamaija.players.beliefs`).
+
+    >>> [[round(x, 3) for x in row] for row in inclusion_table([1.0, 3.0], 1)]
+    [[0.0, 0.25], [0.0, 1.0]]
+    """
+    n = len(weights)
+    rows: list[list[float]] = [[] for _ in range(n)]
+    e = [0.0] * (need + 1)
+    e[0] = 1.0
+    for i in range(n - 1, -1, -1):
+        w = weights[i]
+        row = [0.0] * (need + 1)
+        new = [0.0] * (need + 1)
+        new[0] = 1.0
+        for r in range(1, need + 1):
+            total = e[r] + w * e[r - 1]
+            new[r] = total
+            if total > 0.0:
+                row[r] = w * e[r - 1] / total
+        rows[i] = row
+        e = new
+    return rows
+
+
+def take(table: list[list[float]], pool: list[int], need: int, rng: random.Random) -> tuple[int, list[int]]:
+    """Draw ``need`` cards of ``pool`` by ``table`` (:func:`inclusion_table` of their odds); return them as a mask, and the rest.
+
+    >>> take(inclusion_table([1.0, 1.0, 1.0], 3), [4, 5, 6], 3, random.Random(0))
+    (112, [])
+    """
+    mask = 0
+    rest: list[int] = []
+    r = need
+    for i, c in enumerate(pool):
+        if r > 0 and rng.random() < table[i][r]:
+            mask |= 1 << c
+            r -= 1
+        else:
+            rest.append(c)
+    return mask, rest

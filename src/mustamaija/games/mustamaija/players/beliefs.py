@@ -56,6 +56,7 @@ from mustamaija.core.draws import shuffle
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import Beat, Lead
 from mustamaija.games.mustamaija.players.ismcts import Determiniser
+from mustamaija.games.mustamaija.sampling import inclusion_table, take
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 
@@ -223,40 +224,6 @@ def shipped_model() -> HandModel:
     return HandModel.from_json(resources.files(__package__).joinpath(_RESOURCE).read_text(encoding="utf-8"))
 
 
-def _inclusion_table(weights: Sequence[float], need: int) -> list[list[float]]:
-    """Return ``p[i][r]``: the chance that item ``i`` is taken when ``r`` of items ``i..`` are still to be taken.
-
-    A conditional Bernoulli sample: independent items of odds ``weights``,
-    conditioned on taking ``need`` of them. ``e[i][r]`` is the elementary
-    symmetric sum of order ``r`` of ``weights[i:]``; the items are walked in
-    order and item ``i`` is taken with chance ``w_i e[i+1][r-1] / e[i][r]``.
-    """
-    n = len(weights)
-    e = [[0.0] * (need + 1) for _ in range(n + 1)]
-    e[n][0] = 1.0
-    for i in range(n - 1, -1, -1):
-        w, nxt, cur = weights[i], e[i + 1], e[i]
-        cur[0] = 1.0
-        for r in range(1, need + 1):
-            cur[r] = nxt[r] + w * nxt[r - 1]
-    return [[weights[i] * e[i + 1][r - 1] / e[i][r] if r and e[i][r] else 0.0 for r in range(need + 1)]
-            for i in range(n)]
-
-
-def _take(table: list[list[float]], pool: Sequence[int], need: int, rng: random.Random) -> tuple[int, list[int]]:
-    """Draw ``need`` cards of ``pool`` by ``table`` (:func:`_inclusion_table`); return them as a mask, and the rest."""
-    mask = 0
-    rest: list[int] = []
-    r = need
-    for i, c in enumerate(pool):
-        if r and rng.random() < table[i][r]:
-            mask |= 1 << c
-            r -= 1
-        else:
-            rest.append(c)
-    return mask, rest
-
-
 class InformedDeterminiser(Determiniser):
     """Deals the unseen cards of a view by a :class:`HandModel`: each opponent's unknown cards, then the talon.
 
@@ -275,7 +242,7 @@ class InformedDeterminiser(Determiniser):
         self._first = None
         if self._weights is not None:
             first = self._weights[seats[0]]
-            self._first = _inclusion_table([first[c] for c in self._pool], self._fill[seats[0]][1])
+            self._first = inclusion_table([first[c] for c in self._pool], self._fill[seats[0]][1])
 
     def draw(self, rng: random.Random) -> State:
         """Return a new state with the unseen cards dealt by the model."""
@@ -290,8 +257,8 @@ class InformedDeterminiser(Determiniser):
                 continue
             if table is None:
                 weight = weights[s]
-                table = _inclusion_table([weight[c] for c in pool], need)
-            mask, pool = _take(table, pool, need, rng)
+                table = inclusion_table([weight[c] for c in pool], need)
+            mask, pool = take(table, pool, need, rng)
             hands[s] |= mask
             table = None
         rest = list(pool)
