@@ -1,10 +1,12 @@
 """Determinization: sampled states are indistinguishable from the truth for the viewing seat."""
 
+import itertools
 import random
 
 import pytest
 
 from mustamaija.games.mustamaija import PRESETS, State, sample_state
+from mustamaija.games.mustamaija.players.beliefs import InformedDeterminiser, shipped_model
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -17,9 +19,10 @@ def test_sampled_state_has_the_same_view_and_plays_on(preset: str) -> None:
             s = State.from_seed(players, deal, rules)
             while not s.is_over:
                 if rng.random() < 0.15:
-                    for seat in [None, *range(players)]:
+                    for seat, informed in itertools.product([None, *range(players)], (False, True)):
                         v = s.view(seat)
-                        guess = sample_state(v, rng)
+                        # The uniform deal, and the search bots' deal by what players keep (players/beliefs.py).
+                        guess = InformedDeterminiser(v, shipped_model()).draw(rng) if informed else sample_state(v, rng)
                         assert guess.view(seat) == v
                         if seat is not None:
                             assert guess.hands[seat] == s.hands[seat]
