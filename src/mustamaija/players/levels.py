@@ -17,9 +17,6 @@ Levels count playouts, not seconds, so that a level is as strong on a slow
 or busy machine as on a fast one; the ``time`` after them is a wall-clock
 cap for safety, which an idle machine never reaches.
 
-==========  =====================================================
-==========  =====================================================
-
 >>> resolve_level("medium"), resolve_level("ismcts:iters=50"), resolve_level("search")
 ('heuristic', 'ismcts:iters=50', 'pimc')
 >>> split_bots("easy, hard", 3)
