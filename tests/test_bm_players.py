@@ -185,3 +185,13 @@ def test_a_mirror_match_of_seeded_heuristics_is_not_one_game_played_four_times()
     assert sum(len(v) > 1 for v in by_deal.values()) >= 3  # Unseeded: none.
     means = [p.mean for p in result.by_position()]
     assert max(means) - min(means) < 4.0, means
+
+
+def test_the_pimc_spec_parameters_are_checked_and_typed() -> None:
+    from mustamaija.players.registry import make_bot
+
+    bot = make_bot("pimc:samples=5:solver=off:beliefs=off", 1, "black-maria")
+    assert isinstance(bot, PimcPlayer)
+    assert bot.samples == 5 and bot.endgame is None and bot.kit.beliefs is False
+    with pytest.raises(ValueError, match="unknown parameter"):
+        make_bot("pimc:sample=5", 1, "black-maria")

@@ -250,7 +250,7 @@ class ISMCTSPlayer(SearchPlayer):
     ``rollouts``) and ``depth`` the rollout truncation (0: full rollouts;
     ``None``: the kit's defaults); ``reuse`` keeps the tree between the steps
     of one compound action. The other keyword arguments (``workers``,
-    ``seed``, ``solver``, ``solver_cards``) are those of
+    ``seed``, ``solver``, ``solver_cards``, ``beliefs``) are those of
     :class:`~mustamaija.search.common.SearchPlayer`.
     """
 

@@ -224,7 +224,7 @@ class PIMCPlayer(SearchPlayer):
     Budget per decision: ``samples`` deals (flat), or ``iters`` playouts or
     ``time`` seconds (sequential halving; both: the first reached); none of
     them: the kit's ``default_budget``. The other keyword arguments
-    (``workers``, ``seed``, ``solver``, ``solver_cards``) are those of
+    (``workers``, ``seed``, ``solver``, ``solver_cards``, ``beliefs``) are those of
     :class:`~mustamaija.search.common.SearchPlayer`.
     """
 

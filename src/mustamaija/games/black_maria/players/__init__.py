@@ -25,7 +25,10 @@ def _heuristic(params: Mapping[str, Any], seed: int) -> HeuristicPlayer:
 
 
 def _pimc(params: Mapping[str, Any], seed: int) -> PimcPlayer:
-    return PimcPlayer(seed=seed, **params)
+    from mustamaija.search.common import PIMC_PARAMS, read_params
+
+    # Checked and typed like every search bot's: "beliefs=off" must not reach the player as a true string.
+    return PimcPlayer(seed=seed, **read_params(params, PIMC_PARAMS, "pimc"))
 
 
 def _ismcts(params: Mapping[str, Any], seed: int) -> Any:
