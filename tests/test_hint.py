@@ -137,6 +137,7 @@ def test_an_early_position_gives_the_pimc_bots_move_and_every_candidates_playout
     # Sequential halving: the choice has at least as many playouts as any other, and a fair loss rate.
     assert h.best.samples == max(c.samples for c in h.candidates) and 0 <= (h.best.loss_rate or 0) <= 1
     assert f"ran {h.worlds} playouts from seat {s.to_act}'s view" in h.text
+    assert "by how likely each is to be in each hand" in h.text  # the worlds are dealt as the bot deals them
     # The same view and seed give the same hint; the hint's move is one the bot itself could choose.
     again = hint(s.view(s.to_act), iters=600, seed=3)
     assert [c.to_json() for c in again.candidates] == [c.to_json() for c in h.candidates]

@@ -226,7 +226,7 @@ class SearchKit(Protocol):
     default_depth: int
     """The ISMCTS rollout truncation by default (0: play every rollout to the end)."""
     beliefs: bool
-    """Whether :meth:`sampler` deals by the game's model of how players play, where it has one (else uniformly)."""
+    """Whether :meth:`sampler` deals by the game's model of how players play (false: uniformly; ``beliefs=off`` clears it)."""
 
     def decision_seed(self, seed: int | None, rng: random.Random, view: Any) -> int | str:
         """Return the seed of one decision's search from the player's seed, its generator and the view."""

@@ -162,7 +162,7 @@ class SearchPlayer:
     player's generator (what a decision does with it is the kit's seeding
     rule); ``solver`` hands endgames to the game's exact solver, if its kit
     has one (up to ``solver_cards`` cards; ``None``: the game's limit);
-    ``beliefs`` sets the kit's :attr:`~mustamaija.core.protocol.SearchKit.beliefs`.
+    ``beliefs=False`` clears the kit's :attr:`~mustamaija.core.protocol.SearchKit.beliefs`.
     """
 
     name = "search"
@@ -174,7 +174,7 @@ class SearchPlayer:
         check_budget(iters, time, workers)
         self.game = get_game(game)
         self.kit: SearchKit = self.game.search_kit()
-        self.kit.beliefs = beliefs
+        self.kit.beliefs = self.kit.beliefs and beliefs  # Only a kit with a model of play can deal by it.
         self.iters = iters
         self.time = time
         self.workers = workers

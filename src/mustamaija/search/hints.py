@@ -347,6 +347,13 @@ class _Job:
         self.lo = lo
         self.span = hi - lo if hi > lo else 1.0
 
+
+    def dealt(self) -> str:
+        """Return how the worlds deal the cards the seat cannot see, in words."""
+        if self.kit.beliefs:
+            return "dealt at random by how likely each is to be in each hand, from how players play"
+        return "dealt at random"
+
     def step_words(self, step: int) -> str:
         """Return a step's name; for the player, a card's name with its suit sign."""
         name = self.game.step_name(step)
@@ -431,12 +438,12 @@ class _Job:
         moves = "its only candidate" if len(plans) == 1 else f"each of {len(plans)} candidates"
         if flat:
             text = (f"Estimate: {found.stats[0][0]} worlds were dealt from {self.whose} view (the cards {it} cannot see "
-                    f"at random) and {moves} was played out in every world by the game's playout policy for every "
+                    f"{self.dealt()}) and {moves} was played out in every world by the game's playout policy for every "
                     f"seat, so it uses nothing hidden. Best: {chosen.words}: {self.outcome(chosen)}")
         else:
             text = (f"Search: the PIMC search ran {done} playouts from {self.whose} view: {moves} played out by the "
-                    f"game's playout policy for every seat, in worlds with the cards {self.who} cannot see dealt at "
-                    f"random, so it uses nothing hidden. Its choice: {chosen.words}. In its {chosen.samples} playouts "
+                    f"game's playout policy for every seat, in worlds with the cards {self.who} cannot see "
+                    f"{self.dealt()}, so it uses nothing hidden. Its choice: {chosen.words}. In its {chosen.samples} playouts "
                     f"{self.outcome(chosen)}")
         runner = cands[1] if len(cands) > 1 else None
         if runner is not None:
@@ -471,7 +478,7 @@ class _Job:
         best = cands[0]
         it = "you" if self.you else "it"
         text = (f"Search: the ISMCTS search ran {done} playouts from {self.whose} view, each in a world with the "
-                f"cards {it} cannot see dealt at random, so it uses nothing hidden. Its choice: {best.words}")
+                f"cards {it} cannot see {self.dealt()}, so it uses nothing hidden. Its choice: {best.words}")
         if best.value is not None:
             text += f". In the {best.visits} playouts through that move {self.outcome(best)}"
         if best.step is not None and (best.visits or 0) < max(c.visits or 0 for c in cands):

@@ -113,8 +113,8 @@ class BasicKit:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.beliefs = True
-        """Whether :meth:`sampler` deals by the game's model of how players play; a kit without one deals uniformly."""
+        self.beliefs = False
+        """Whether :meth:`sampler` deals by the game's model of how players play: a kit with one sets it."""
 
     # -- PIMC ---------------------------------------------------------------------------
 

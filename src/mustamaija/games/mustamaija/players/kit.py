@@ -88,6 +88,7 @@ class MustamaijaKit(BasicKit):
 
             game = GAME
         super().__init__(game)
+        self.beliefs = True
         self._heuristics: dict[int | None, HeuristicPlayer] = {}
         self._endgame = EndgameSolver(max_cards=ENDGAME_CARDS)
 
