@@ -83,7 +83,7 @@ FLOOR: Final = -3.0
 """The least log odds ratio a cell may have: odds of 1 in 20 against the uniform deal.
 
 The heuristic never picks up a plain card it could beat in suit, so its
-games put such a card in its hand about one time in 400 of the uniform odds.
+games put such a card in its hand at most about one time in 400 of the uniform odds.
 A person may do it on purpose; the floor keeps such a hand possible enough
 for the samples to find it.
 """
@@ -129,7 +129,7 @@ def relations(view: View, seat: int) -> list[int]:
     (52, True)
     """
     history = view.history
-    led_by_me = 0
+    its_lead = 0
     picked = 0
     beaten: list[tuple[int, int]] = []
     lead_seen = beat_seen = False
@@ -140,7 +140,7 @@ def relations(view: View, seat: int) -> list[int]:
             continue
         if isinstance(action, Lead) and not lead_seen:
             lead_seen = True
-            led_by_me = action.cards
+            its_lead = action.cards
         elif isinstance(action, Beat) and not beat_seen and i and isinstance(history[i - 1], Lead):
             beat_seen = True
             led = history[i - 1].cards
@@ -149,7 +149,7 @@ def relations(view: View, seat: int) -> list[int]:
                 led &= ~(1 << u)
             picked = led
     rel = [0] * 52
-    if not (led_by_me or picked or beaten):
+    if not (its_lead or picked or beaten):
         return rel
     trump = view.trump
     beaters = L.BEATERS[trump]
@@ -161,7 +161,7 @@ def relations(view: View, seat: int) -> list[int]:
         for c in cards_of(beaters[u]):
             rel[c] = 3
     for suit in range(4):
-        mine = led_by_me & SUIT_MASKS[suit]
+        mine = its_lead & SUIT_MASKS[suit]
         if mine:
             low = (mine & -mine).bit_length() - 1
             for c in cards_of(SUIT_MASKS[suit] & ~mine):
