@@ -263,15 +263,7 @@ class InformedDeterminiser(Determiniser):
             table = None
         rest = list(pool)
         shuffle(rng, rest)
-        st = self._base.copy()
-        st.hands = hands
-        if self._unknown:
-            talon = self._talon[:]
-            for k, i in enumerate(self._unknown):
-                talon[i] = rest[k]
-            st.talon = tuple(talon)
-        st._legal = -1
-        return st
+        return self._state(hands, rest, 0)
 
 
 # -- training ------------------------------------------------------------------------------

@@ -164,12 +164,16 @@ class Determiniser:
                     h |= 1 << c
                 hands[s] = h
                 k += need
+        return self._state(hands, pool, k)
+
+    def _state(self, hands: list[int], cards: list[int], k: int) -> State:
+        """Return the state with ``hands`` dealt and the talon's unknown places filled from ``cards[k:]``, in order."""
         st = self._base.copy()
         st.hands = hands
         if self._unknown:
             talon = self._talon[:]
             for i in self._unknown:
-                talon[i] = pool[k]
+                talon[i] = cards[k]
                 k += 1
             st.talon = tuple(talon)
         st._legal = -1
