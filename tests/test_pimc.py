@@ -7,9 +7,21 @@ import pytest
 from mustamaija.core.cards import QS
 from mustamaija.games.mustamaija import PRESETS, STOP, Rules, State, View, sample_state
 from mustamaija.games.mustamaija.actions import DECLARE, Lead
+from mustamaija.games.mustamaija.endgame import EndgameSolver
 from mustamaija.games.mustamaija.game import GAME
 from mustamaija.games.mustamaija.players import heuristic as H
-from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer, Weights, candidate_plans, heuristic_plan, plan_step
+from mustamaija.games.mustamaija.players.heuristic import (
+    ENDGAME_CARDS,
+    ROLLOUT_WEIGHTS,
+    HeuristicPlayer,
+    Weights,
+    apply_plan,
+    candidate_plans,
+    heuristic_plan,
+    heuristic_play_out,
+    plan_step,
+)
+from mustamaija.games.mustamaija.players.kit import PLAYOUT_WEIGHTS, MustamaijaKit
 from mustamaija.games.mustamaija.players.pimc import OpenHandPIMCPlayer, PIMCPlayer, make_pimc, playout
 from mustamaija.games.mustamaija.solver import Solver, solve
 from mustamaija.players import RandomPlayer
@@ -303,3 +315,38 @@ def test_beats_random_players() -> None:
         _play(s, bots)
         lost += s.loser == hero
     assert lost <= 1
+
+
+def _whole_actions_matching_the_player(weights: Weights) -> tuple[int, int]:
+    """Count the whole actions of heuristic self-play that ``heuristic_plan`` with ``weights`` reproduces, of all."""
+    same = total = 0
+    for players in (2, 3, 4):
+        for seed in range(12):
+            s = State.from_seed(players=players, seed=seed)
+            bots = [HeuristicPlayer(seed=seed * 8 + i, endgame_cards=0) for i in range(players)]
+            while not s.is_over:
+                if not s.in_progress:
+                    planned = s.copy()
+                    apply_plan(planned, heuristic_plan(planned, None, weights))
+                    played, seat, before = s.copy(), s.to_act, s.nlog
+                    while played.nlog == before:
+                        played.apply(bots[seat].act(played.view(seat)))
+                    same += planned.actions() == played.actions()
+                    total += 1
+                s.apply(bots[s.to_act].act(s.view(s.to_act)))
+    return same, total
+
+
+def test_the_playouts_play_as_the_heuristic_player_does() -> None:
+    # The playouts model the players a search meets: with the rollout weights (which break circulations sooner)
+    # about one action in seven differed from the player's; with the player's own, only ties between equally
+    # scored leads can differ (the player breaks them by seeded noise, a playout by taking the first).
+    same, total = _whole_actions_matching_the_player(PLAYOUT_WEIGHTS)
+    assert total > 1500 and total - same <= total // 100, (same, total)
+    rollout_same, _ = _whole_actions_matching_the_player(ROLLOUT_WEIGHTS)
+    assert total - rollout_same > total // 10
+    state = State.from_seed(players=3, seed=4)
+    a, b = state.copy(), state.copy()
+    MustamaijaKit().playout(a, random.Random(5))
+    heuristic_play_out(b, random.Random(5), EndgameSolver(max_cards=ENDGAME_CARDS), PLAYOUT_WEIGHTS)
+    assert a.actions() == b.actions()

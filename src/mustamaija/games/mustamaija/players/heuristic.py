@@ -795,14 +795,17 @@ def apply_plan(state: State, plan: Plan) -> None:
         state._do_beat(state.defender, plan)
 
 
-def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: EndgameSolver | None = None) -> None:
+def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: EndgameSolver | None = None,
+                       weights: Weights = ROLLOUT_WEIGHTS) -> None:
     """Play ``state`` out in place, every seat following the heuristic a whole action at a time.
 
     A part-done action (a lead being chosen, a defence under way) is finished by :func:`heuristic_step`
     first. The loop lives here, beside the heuristic, so that the compiled build runs a playout in C.
     With ``endgame``, two-seat, talon-empty positions small enough for it are played exactly, as the
     :class:`HeuristicPlayer` plays them (:func:`~mustamaija.games.mustamaija.endgame.exact_plan`): a playout then models
-    the player, and scores an endgame by its true value rather than by the rules' mistakes.
+    the player, and scores an endgame by its true value rather than by the rules' mistakes. ``weights`` are
+    the rules' numbers: :data:`ROLLOUT_WEIGHTS` by default; the search kit passes the player's own
+    (``Weights()``), so that its playouts play as the heuristic player does.
 
     >>> from mustamaija import State
     >>> s = State.from_seed(players=3, seed=5)
@@ -810,10 +813,10 @@ def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: 
     True
     """
     while state.in_progress and state.phase != OVER:
-        state.apply(heuristic_step(state, rng))
+        state.apply(heuristic_step(state, rng, weights))
     if endgame is None:
         while state.phase != OVER:
-            apply_plan(state, heuristic_plan(state, rng))
+            apply_plan(state, heuristic_plan(state, rng, weights))
         return
     lost = -1  # A seat the exact play found lost: it stays lost, so it is not asked again (the same games, faster).
     while state.phase != OVER:
@@ -822,7 +825,7 @@ def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: 
         if plan is None or plan == LOST:
             if plan is not None:
                 lost = seat
-            plan = heuristic_plan(state, rng)
+            plan = heuristic_plan(state, rng, weights)
         apply_plan(state, plan)
 
 

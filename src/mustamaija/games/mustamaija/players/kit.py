@@ -43,6 +43,7 @@ from mustamaija.games.mustamaija.players.heuristic import (
     ENDGAME_CARDS,
     HeuristicPlayer,
     Plan,
+    Weights,
     apply_plan,
     candidate_plans,
     heuristic_play_out,
@@ -54,10 +55,18 @@ from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
 from mustamaija.search.kit import BasicKit
 
-__all__ = ["DEFAULT_ITERS", "MustamaijaKit", "playout"]
+__all__ = ["DEFAULT_ITERS", "PLAYOUT_WEIGHTS", "MustamaijaKit", "playout"]
 
 DEFAULT_ITERS: Final = 300
 """Playouts per PIMC decision when neither ``iters`` nor ``time`` is given (about a third of a second on one core)."""
+
+
+PLAYOUT_WEIGHTS: Final = Weights()
+"""The numbers of the playouts' rules: the heuristic player's own, so that a playout plays as that player does.
+
+The rollout weights (:data:`~mustamaija.games.mustamaija.players.heuristic.ROLLOUT_WEIGHTS`), which
+break circulations sooner, made the playouts misjudge the heuristic players a search meets
+(docs/strength.md, "Playouts that play as the player does")."""
 
 
 def playout(state: State, rng: random.Random | None = None, endgame: EndgameSolver | None = None) -> list[float]:
@@ -70,7 +79,7 @@ def playout(state: State, rng: random.Random | None = None, endgame: EndgameSolv
     by the heuristic's step rule first. A deal stopped by the turn limit (M21)
     scores 1 for everybody, as in :func:`~mustamaija.games.mustamaija.players.ismcts_policy.outcome`.
     """
-    heuristic_play_out(state, rng, endgame)
+    heuristic_play_out(state, rng, endgame, PLAYOUT_WEIGHTS)
     return outcome(state)
 
 
@@ -135,7 +144,7 @@ class MustamaijaKit(BasicKit):
 
     def playout(self, state: State, rng: random.Random | None) -> None:
         """Play the deal out as the heuristic player does: its rules a whole action at a time, small endgames exactly."""
-        heuristic_play_out(state, rng, self._endgame)
+        heuristic_play_out(state, rng, self._endgame, PLAYOUT_WEIGHTS)
 
     def endgame(self, max_cards: int | None) -> Callable[[View], int | None]:
         """Return the exact solver's step for two-seat, talon-empty positions (:mod:`~mustamaija.games.mustamaija.endgame`)."""
