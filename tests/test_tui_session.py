@@ -447,7 +447,7 @@ def test_hints_depend_on_the_view_only(game: str) -> None:
 
 
 def test_bot_levels() -> None:
-    assert resolve_level("easy") == "random" and resolve_level("Expert") == "pimc:iters=2000:time=4"
+    assert resolve_level("easy") == "random" and resolve_level("Expert") == "pimc:iters=1500:time=4"
     assert make_player("medium", 1).name == "heuristic"
     assert split_bots("easy,medium", 3) == ["easy", "medium"]
     with pytest.raises(MustamaijaError, match="unknown Mustamaija bot 'nobody'"):

@@ -10,7 +10,7 @@ level       bot
 ``easy``    ``random``: a uniformly random legal move
 ``medium``  ``heuristic``: the strategy knowledge of docs/rules.md
 ``hard``    ``pimc:iters=250:time=2``: the search bot, 250 playouts an action
-``expert``  ``pimc:iters=2000:time=4``: the search bot, 2,000 playouts an action
+``expert``  ``pimc:iters=1500:time=4``: the search bot, 1,500 playouts an action
 ==========  =====================================================
 
 Levels count playouts, not seconds, so that a level is as strong on a slow

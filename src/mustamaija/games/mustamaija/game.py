@@ -36,7 +36,7 @@ OBS_SIZE: Final = 1056
 """The observation length of :mod:`~mustamaija.games.mustamaija.observation` (checked there)."""
 
 
-LEVELS: Final = {"easy": "random", "medium": "heuristic", "hard": "pimc:iters=250:time=2", "expert": "pimc:iters=2000:time=4"}
+LEVELS: Final = {"easy": "random", "medium": "heuristic", "hard": "pimc:iters=250:time=2", "expert": "pimc:iters=1500:time=4"}
 """The bot of each strength level: the search's playouts grow with the level.
 
 A level is a number of playouts, not of seconds, so that it means the same
