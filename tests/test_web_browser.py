@@ -161,7 +161,9 @@ def _lead(page: Page, by_keyboard: bool) -> list[str]:
             "(cards, c) => cards.findIndex((b) => b.dataset.card === c)", card)
         page.keyboard.press(str(index + 1))
     else:
-        first.click()
+        # By the card's name: the hand may be drawn again between the two calls (a card arriving from the
+        # talon), and `.first` would then click whatever card is first by then.
+        page.locator(f'#hand button.card[data-card="{card}"]').click()
     assert page.locator(f'#hand button.card[data-card="{card}"]').get_attribute("aria-pressed") == "true"
     led = [card]
     if not by_keyboard:
