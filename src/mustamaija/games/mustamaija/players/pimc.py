@@ -3,12 +3,14 @@
 They are the generic PIMC players of :mod:`mustamaija.search.pimc` with
 Mustamaija's search kit (:class:`~mustamaija.games.mustamaija.players.kit.MustamaijaKit`):
 at the start of its action the player lists the heuristic's candidate
-leads or defences, deals the cards it cannot see uniformly among the deals
-consistent with its view (picked-up cards, revealed spades, the trump
-card's holder, hand sizes), plays every candidate out on the same sampled
-deals with the heuristic for every seat a whole action at a time, spends
-the budget by sequential halving, and plays its choice card by card. Two
-seats left with cards and an empty talon hand over to the exact solver
+leads or defences, deals the cards it cannot see among the deals consistent
+with its view (picked-up cards, revealed spades, the trump card's holder,
+hand sizes) by how likely each is to be in each hand (the kit's model of
+what players keep; ``beliefs=off``: uniformly), plays every candidate out on
+the same sampled deals with every seat playing as the heuristic player does
+(its own weights, a whole action at a time), spends the budget by
+sequential halving, and plays its choice card by card. Two seats left with
+cards and an empty talon hand over to the exact solver
 (:mod:`~mustamaija.games.mustamaija.endgame`).
 
 >>> from mustamaija import State
