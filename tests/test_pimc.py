@@ -339,8 +339,8 @@ def _whole_actions_matching_the_player(weights: Weights) -> tuple[int, int]:
 
 def test_the_playouts_play_as_the_heuristic_player_does() -> None:
     # The playouts model the players a search meets: with the rollout weights (which break circulations sooner)
-    # about one action in seven differed from the player's; with the player's own, only ties between equally
-    # scored leads can differ (the player breaks them by seeded noise, a playout by taking the first).
+    # about one action in six differed from the player's; with the player's own, only where the two draw
+    # differently (ties between equally scored leads, random leads that end an endless circulation).
     same, total = _whole_actions_matching_the_player(PLAYOUT_WEIGHTS)
     assert total > 1500 and total - same <= total // 100, (same, total)
     rollout_same, _ = _whole_actions_matching_the_player(ROLLOUT_WEIGHTS)
