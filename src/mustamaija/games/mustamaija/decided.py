@@ -41,12 +41,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from mustamaija.core.records import play_indexed
 from mustamaija.games.mustamaija.record import Record
 from mustamaija.games.mustamaija.rules import Rules
 from mustamaija.games.mustamaija.solver import Solver
 from mustamaija.games.mustamaija.state import LEAD, State
 
-__all__ = ["THREE_CARDS", "Tally", "Verdict", "main", "tally", "verdict"]
+__all__ = ["THREE_CARDS", "Tally", "Verdict", "main", "tally", "verdict", "verdicts"]
 
 THREE_CARDS: Final = 11
 """The largest three-holder position solved by default: 4+4+3 takes the compiled solver well under a second,
@@ -83,30 +84,46 @@ class _Solvers:
         return solver.state_safe(state, seat)
 
 
-def verdict(record: Record, seat: int, three_cards: int = THREE_CARDS, solvers: _Solvers | None = None) -> Verdict:
-    """Return the solver's verdicts on ``seat`` in the game of ``record`` (the whole game, played to its end)."""
+def verdicts(record: Record, three_cards: int = THREE_CARDS, solvers: _Solvers | None = None) -> list[Verdict]:
+    """Return the solver's verdicts on every seat in the game of ``record`` (the whole game, played to its end).
+
+    The record is replayed once, in place, whatever the number of seats.
+    """
     solvers = solvers or _Solvers()
-    last_two = "none"
-    three: bool | None = None
-    state: State | None = None
-    for state in record.states():
-        if last_two != "none" or state.phase != LEAD or state.in_progress or state.talon_size:
-            continue
+    state = record.start()
+    last_two = ["none"] * state.n
+    three: list[bool | None] = [None] * state.n
+
+    def look() -> None:
+        if state.phase != LEAD or state.in_progress or state.talon_size or "none" not in last_two:
+            return
         if state.rules.trump == "marriage" and state.declarer == -1:
-            continue  # A marriage could still change the trumps; the checkpoints need fixed trumps.
+            return  # A marriage could still change the trumps; the checkpoints need fixed trumps.
         sizes = state.hand_sizes()
         holders = sum(1 for n in sizes if n)
-        if not sizes[seat]:
-            if holders <= 2:
-                last_two = "out"
-            continue
-        if holders == 2:
-            last_two = "safe" if solvers.safe(state, seat) else "lost"
-        elif holders == 3 and three is None and sum(sizes) <= three_cards:
-            three = solvers.safe(state, seat)
-    if state is None or not state.is_over:
+        for seat in range(state.n):
+            if last_two[seat] != "none":
+                continue
+            if not sizes[seat]:
+                if holders <= 2:
+                    last_two[seat] = "out"
+            elif holders == 2:
+                last_two[seat] = "safe" if solvers.safe(state, seat) else "lost"
+            elif holders == 3 and three[seat] is None and sum(sizes) <= three_cards:
+                three[seat] = solvers.safe(state, seat)
+
+    look()
+    for i, action in enumerate(record.actions):
+        play_indexed(state, i, action)
+        look()
+    if not state.is_over:
         raise ValueError("the record's game is not over: only finished games have a verdict")
-    return Verdict(state.loser == seat, last_two, three)
+    return [Verdict(state.loser == seat, last_two[seat], three[seat]) for seat in range(state.n)]
+
+
+def verdict(record: Record, seat: int, three_cards: int = THREE_CARDS, solvers: _Solvers | None = None) -> Verdict:
+    """Return the solver's verdicts on ``seat`` in the game of ``record`` (see :func:`verdicts`)."""
+    return verdicts(record, three_cards, solvers)[seat]
 
 
 @dataclass
@@ -152,8 +169,8 @@ def tally(records: Iterable[tuple[Record, Sequence[str]]], three_cards: int = TH
     solvers = _Solvers()
     out: dict[str, Tally] = {}
     for record, bots in records:
-        for seat, bot in enumerate(bots):
-            out.setdefault(bot, Tally(bot)).add(verdict(record, seat, three_cards, solvers))
+        for bot, v in zip(bots, verdicts(record, three_cards, solvers), strict=True):
+            out.setdefault(bot, Tally(bot)).add(v)
     return list(out.values())
 
 
