@@ -153,9 +153,9 @@ def _wait_turn_or_end(page: Page) -> str:
 
 def _lead(page: Page, by_keyboard: bool) -> list[str]:
     """Lead with the highlighted cards: the first playable card and, by clicks, the rest of its suit."""
-    first = page.locator("#hand button.card.playable").first
-    card = first.get_attribute("data-card")
+    card = page.locator("#hand button.card.playable").first.get_attribute("data-card")
     assert card
+    chosen = page.locator(f'#hand button.card[data-card="{card}"]')
     if by_keyboard:
         index = page.locator("#hand button.card").evaluate_all(
             "(cards, c) => cards.findIndex((b) => b.dataset.card === c)", card)
@@ -163,8 +163,8 @@ def _lead(page: Page, by_keyboard: bool) -> list[str]:
     else:
         # By the card's name: the hand may be drawn again between the two calls (a card arriving from the
         # talon), and `.first` would then click whatever card is first by then.
-        page.locator(f'#hand button.card[data-card="{card}"]').click()
-    assert page.locator(f'#hand button.card[data-card="{card}"]').get_attribute("aria-pressed") == "true"
+        chosen.click()
+    assert chosen.get_attribute("aria-pressed") == "true"
     led = [card]
     if not by_keyboard:
         # Add the other playable cards of the suit while the lead allows it (they stay highlighted).
