@@ -290,8 +290,8 @@ def test_the_runner_gives_every_game_the_same_results_in_one_or_two_processes(na
 
     assert seeded(one) == seeded(two) and len(one.games) == 5 * players
     assert one.pairwise() == two.pairwise()
-    names = sorted(p.name for p in (tmp_path / "one").iterdir())
-    assert names == sorted(p.name for p in (tmp_path / "two").iterdir()) and len(names) == 5 * players
+    names = sorted(p.name for p in (tmp_path / "one").glob("*.json"))
+    assert names == sorted(p.name for p in (tmp_path / "two").glob("*.json")) and len(names) == 5 * players
     for file in names:
         text = (tmp_path / "one" / file).read_text(encoding="utf-8")
         assert text == (tmp_path / "two" / file).read_text(encoding="utf-8")
@@ -311,6 +311,88 @@ def test_progress_is_reported() -> None:
     t = TournamentSettings(players=2, bots=("random", "random"), deals=4, seed=0)
     run_tournament(t, progress=lambda done, total: seen.append((done, total)))
     assert seen[-1] == (4, 4)
+
+
+# -- resuming ----------------------------------------------------------------------------------
+
+
+def _seeded(result: TournamentResult) -> list[tuple[Any, ...]]:
+    return [(g.deal, g.rotation, g.scores, g.turns, g.decisions) for g in result.games]
+
+
+def _records(folder: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.json"))}
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_stopped_run_resumed_gives_the_games_of_one_run(jobs: int, tmp_path: Path) -> None:
+    t = TournamentSettings(players=3, bots=("heuristic", "random", "random"), deals=7, seed=13)
+    whole = run_tournament(t, jobs=jobs, out_dir=tmp_path / "whole")
+
+    def stop_after_three(done: int, _total: int) -> None:
+        if done >= 3:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        run_tournament(t, jobs=jobs, out_dir=tmp_path / "cut", progress=stop_after_three)
+    cut = tmp_path / "cut"
+    assert 3 * 3 <= len(_records(cut)) < 7 * 3
+    seen: list[tuple[int, int]] = []
+    resumed = run_tournament(t, jobs=jobs, out_dir=cut, resume=True, progress=lambda d, n: seen.append((d, n)))
+    assert _seeded(resumed) == _seeded(whole) and resumed.pairwise() == whole.pairwise()
+    assert _records(cut) == _records(tmp_path / "whole")
+    assert seen[0][0] >= 3 and seen[-1] == (7, 7)
+    # Resuming a finished run plays nothing, and reports the same.
+    again = run_tournament(t, jobs=jobs, out_dir=cut, resume=True)
+    assert _seeded(again) == _seeded(whole) and again.elapsed < whole.elapsed
+
+
+def test_more_deals_extend_a_run_and_a_cut_journal_line_is_played_again(tmp_path: Path) -> None:
+    small = TournamentSettings(players=2, bots=("heuristic", "random"), deals=4, seed=8)
+    big = TournamentSettings(players=2, bots=("heuristic", "random"), deals=9, seed=8)
+    whole = run_tournament(big)
+    run_tournament(small, out_dir=tmp_path)
+    journal = tmp_path / "games.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert len(lines) == 1 + 4 * 2 and json.loads(lines[0])["tournament"]["seed"] == 8
+    # A run killed while writing: the last game's line (deal 3's second rotation) cut short.
+    journal.write_text("".join(lines[:-1]) + lines[-1][:15], encoding="utf-8")
+    extended = run_tournament(big, out_dir=tmp_path, resume=True)
+    assert _seeded(extended) == _seeded(whole)
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    assert all(json.loads(line) for line in lines)  # The cut line was cut off, not built on.
+    assert len(lines) == 1 + 3 * 2 + 1 + 6 * 2  # Deal 3 again whole: its first rotation is in twice.
+
+
+def test_resuming_another_tournament_or_a_broken_journal_is_refused(tmp_path: Path) -> None:
+    t = TournamentSettings(players=2, bots=("heuristic", "random"), deals=2, seed=1)
+    run_tournament(t, out_dir=tmp_path)
+    for other, what in [
+        (TournamentSettings(players=2, bots=("random", "heuristic"), deals=2, seed=1), "its bots"),
+        (TournamentSettings(players=2, bots=("heuristic", "random"), deals=2, seed=2), "its seed is 1, not 2"),
+        (TournamentSettings(players=2, bots=("heuristic", "random"), deals=2, seed=1, rotate=False), "its rotate"),
+        (TournamentSettings(players=2, bots=("heuristic", "random"), deals=2, seed=1,
+                            rules=Rules.preset("standard").replace(hand_size=3)), "its rules"),
+    ]:
+        with pytest.raises(MustamaijaError, match=f"another tournament \\({what}"):
+            run_tournament(other, out_dir=tmp_path, resume=True)
+    journal = tmp_path / "games.jsonl"
+    journal.write_text(journal.read_text(encoding="utf-8") + '{"deal": 1, "rotation": 0, "scores": "x"}\n',
+                       encoding="utf-8")
+    with pytest.raises(MustamaijaError, match=r"line 6 of .* is not a game's result"):
+        run_tournament(t, out_dir=tmp_path, resume=True)
+    journal.write_text("[1, 2]\n", encoding="utf-8")
+    with pytest.raises(MustamaijaError, match="not a tournament journal"):
+        run_tournament(t, out_dir=tmp_path, resume=True)
+    with pytest.raises(MustamaijaError, match="needs the folder"):
+        run_tournament(t, resume=True)
+    # Without --resume the folder's run starts afresh.
+    fresh = run_tournament(t, out_dir=tmp_path)
+    assert len(fresh.games) == 4 and len(journal.read_text(encoding="utf-8").splitlines()) == 5
 
 
 # -- the command line ----------------------------------------------------------------------------
@@ -336,7 +418,8 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     row = a["bots"]["heuristic"]
     assert row["deals"] == a["finished"] and 0 <= row["ci_low"] <= row["loss_rate"] <= row["ci_high"] <= 1
     # Records: one per game, in sorted order, each replaying to the end.
-    files = sorted((tmp_path / "recs").iterdir())
+    files = sorted((tmp_path / "recs").glob("*.json"))
+    assert sorted(p.name for p in (tmp_path / "recs").iterdir() if p.suffix != ".json") == ["games.jsonl"]
     assert [f.name for f in files[:4]] == [
         "deal-000000-rot-0.json", "deal-000000-rot-1.json", "deal-000000-rot-2.json", "deal-000001-rot-0.json",
     ]
@@ -364,6 +447,25 @@ def test_cli_table_rules_json_and_errors(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "one bot spec per seat" in bad.stderr
     unknown = _cli("tournament", "--players", "2", "--bots", "nobody,random", "--deals", "1", cwd=tmp_path)
     assert unknown.returncode == 2 and "unknown Mustamaija bot 'nobody'" in unknown.stderr
+    lost = _cli("tournament", "--players", "2", "--deals", "1", "--resume", cwd=tmp_path)
+    assert lost.returncode == 2 and "--resume needs the --out DIR" in lost.stderr
+
+
+def test_cli_resume_extends_a_run_to_the_report_of_one_run(tmp_path: Path) -> None:
+    common = ["tournament", "--players", "2", "--bots", "heuristic,random", "--seed", "6", "--json"]
+    whole = _cli(*common, "--deals", "6", cwd=tmp_path)
+    first = _cli(*common, "--deals", "2", "--out", "run", cwd=tmp_path)
+    rest = _cli(*common, "--deals", "6", "--out", "run", "--resume", "--jobs", "2", cwd=tmp_path)
+    assert whole.returncode == first.returncode == rest.returncode == 0, (first.stderr, rest.stderr)
+    a, b = json.loads(whole.stdout), json.loads(rest.stdout)
+    for key in ("games", "finished", "pairwise"):
+        assert a[key] == b[key]
+    for spec in ("heuristic", "random"):
+        assert {k: v for k, v in a["bots"][spec].items() if k != "us_per_decision"} == \
+            {k: v for k, v in b["bots"][spec].items() if k != "us_per_decision"}
+    assert len(list((tmp_path / "run").glob("*.json"))) == 12
+    other = _cli(*common, "--deals", "6", "--out", "run", "--resume", "--bots", "random,heuristic", cwd=tmp_path)
+    assert other.returncode == 2 and "another tournament (its bots" in other.stderr
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -17,6 +17,14 @@ scores a deal. ``--backend ray`` plays the same games on a Ray cluster
 (``--address``) or a local Ray instance, with the same results (docs/research.md)::
 
     mustamaija tournament --bots ismcts,heuristic*3 --deals 5000 --backend ray --address auto
+
+``--out DIR`` keeps a journal of the results beside the records, and
+``--resume`` goes on from it: a run stopped halfway (Ctrl-C, a lost
+machine) plays only the deals it had not finished, and the same command
+with more ``--deals`` extends a finished run. The report is the same as
+that of one run of all the deals::
+
+    mustamaija tournament --players 2 --bots expert,hard --deals 500 --out runs/eh --resume
 """
 
 from __future__ import annotations
@@ -58,7 +66,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    "default: start a local Ray instance")
     p.add_argument("--no-rotate", action="store_true", help="play each deal once, with the lineup as given")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    p.add_argument("--out", metavar="DIR", default=None, help="write every game as a record file into DIR")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="write every game as a record file into DIR, and a journal of the results (games.jsonl)")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with the run whose --out DIR this is: the deals its journal holds are not played "
+                   "again; more --deals than it had extend it (the other settings must be the same)")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="draw every bot's figure with its interval (needs matplotlib)")
     p.set_defaults(run=run)
@@ -86,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         raise MustamaijaError(f"--jobs must be at least 1, not {args.jobs}")
     if args.address is not None and args.backend != "ray":
         raise MustamaijaError("--address needs --backend ray")
+    if args.resume and not args.out:
+        raise MustamaijaError("--resume needs the --out DIR of the run to go on with")
     from mustamaija.players.registry import make_bot
     from mustamaija.tournament.report import plot, table_lines
     from mustamaija.tournament.runner import TournamentSettings, run_tournament
@@ -100,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         make_bot(spec, 0, game)
     with deal_progress("tournament") as progress:
         result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress, backend=args.backend,
-                                address=args.address)
+                                address=args.address, resume=args.resume)
     if args.plot:
         try:
             plot(result, args.plot)

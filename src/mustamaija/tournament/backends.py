@@ -35,7 +35,15 @@ from types import FrameType
 from typing import Any, Final, Protocol
 
 from mustamaija.core.errors import MustamaijaError
-from mustamaija.tournament.runner import GameResult, ProgressFn, TournamentSettings, import_paths, use_import_paths, write_record
+from mustamaija.tournament.runner import (
+    FinishedFn,
+    GameResult,
+    ProgressFn,
+    TournamentSettings,
+    import_paths,
+    use_import_paths,
+    write_record,
+)
 from mustamaija.workers import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -47,8 +55,15 @@ class Backend(Protocol):
     """Plays every game of a tournament and returns the results (in any order)."""
 
     def __call__(self, settings: TournamentSettings, *, jobs: int, out_dir: str | None, progress: ProgressFn | None,
-                 address: str | None) -> list[GameResult]:
-        """Play the games; write records into ``out_dir`` when given; report ``progress(done, total)`` in deals."""
+                 address: str | None, deals: Sequence[int] | None = None,
+                 finished: FinishedFn | None = None) -> list[GameResult]:
+        """Play the games of ``deals`` (default: every deal of ``settings``) and return their results.
+
+        Records go into ``out_dir`` when given; ``finished(results)`` is
+        told of each batch of games as it comes in (after its records are
+        written); ``progress(done, total)`` counts deals, ``total`` being the
+        number of ``deals``.
+        """
 
 
 def _play_batch(settings: TournamentSettings, indices: Sequence[int], with_records: bool,
@@ -59,32 +74,36 @@ def _play_batch(settings: TournamentSettings, indices: Sequence[int], with_recor
     return [settings.play_record(i, r, with_records) for i in indices for r in range(settings.rotations)]
 
 
-def _batches(total: int, workers: int) -> list[list[int]]:
-    chunk = max(1, min(50, total // (workers * 8)))
-    return [list(range(i, min(total, i + chunk))) for i in range(0, total, chunk)]
+def _batches(deals: Sequence[int], workers: int) -> list[list[int]]:
+    chunk = max(1, min(50, len(deals) // (workers * 8)))
+    return [list(deals[i:i + chunk]) for i in range(0, len(deals), chunk)]
 
 
 def _collect(part: list[tuple[GameResult, str | None]], settings: TournamentSettings, out_dir: str | None,
-             games: list[GameResult]) -> int:
-    """Keep a batch's results, write its records; return the number of deals it held."""
+             games: list[GameResult], finished: FinishedFn | None) -> int:
+    """Keep a batch's results, write its records, tell ``finished``; return the number of deals it held."""
     for result, text in part:
         games.append(result)
         if out_dir is not None and text is not None:
             write_record(out_dir, settings.record_name(result.deal, result.rotation), text)
+    if finished is not None:
+        finished([g for g, _ in part])
     return len({g.deal for g, _ in part})
 
 
 def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None = None,
-              progress: ProgressFn | None = None, address: str | None = None) -> list[GameResult]:
+              progress: ProgressFn | None = None, address: str | None = None, deals: Sequence[int] | None = None,
+              finished: FinishedFn | None = None) -> list[GameResult]:
     """Play in this process (``jobs`` 1) or in ``jobs`` worker processes."""
-    total = settings.deals
+    todo = list(range(settings.deals)) if deals is None else list(deals)
+    total = len(todo)
     games: list[GameResult] = []
     with_records = out_dir is not None
-    if jobs <= 1 or total == 1:
-        for i in range(total):
-            _collect(_play_batch(settings, [i], with_records), settings, out_dir, games)
+    if jobs <= 1 or total <= 1:
+        for k, i in enumerate(todo, start=1):
+            _collect(_play_batch(settings, [i], with_records), settings, out_dir, games, finished)
             if progress is not None:
-                progress(i + 1, total)
+                progress(k, total)
         return games
     done = 0
     paths = import_paths()
@@ -93,14 +112,14 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
     try:
         with _signals_as_flags() as caught:
             pending: set[Future[list[tuple[GameResult, str | None]]]] = {
-                pool.submit(_play_batch, settings, batch, with_records, paths) for batch in _batches(total, jobs)
+                pool.submit(_play_batch, settings, batch, with_records, paths) for batch in _batches(todo, jobs)
             }
             while pending:
-                finished, pending = wait(pending, timeout=_POLL, return_when=FIRST_COMPLETED)
+                ready, pending = wait(pending, timeout=_POLL, return_when=FIRST_COMPLETED)
                 caught.raise_if_any()
-                for f in finished:
-                    done += _collect(f.result(), settings, out_dir, games)
-                if finished and progress is not None:
+                for f in ready:
+                    done += _collect(f.result(), settings, out_dir, games, finished)
+                if ready and progress is not None:
                     progress(done, total)
     except BaseException:
         workers.stop()
@@ -196,7 +215,8 @@ def _init_ray(ray: Any, address: str, options: dict[str, Any]) -> None:
 
 
 def run_ray(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None = None,
-            progress: ProgressFn | None = None, address: str | None = None) -> list[GameResult]:
+            progress: ProgressFn | None = None, address: str | None = None, deals: Sequence[int] | None = None,
+            finished: FinishedFn | None = None) -> list[GameResult]:
     """Play on Ray: the cluster at ``address`` (``"auto"``, ``"host:6379"``, ``"ray://host:10001"``), else a local instance.
 
     An instance already started in this process (``ray.init``) is used as it
@@ -226,14 +246,15 @@ def run_ray(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None 
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call,unused-ignore]
         play: Any = ray.remote(num_cpus=1)(_play_batch)
-        total = settings.deals
+        todo = list(range(settings.deals)) if deals is None else list(deals)
+        total = len(todo)
         paths = import_paths()
-        pending = [play.remote(settings, batch, out_dir is not None, paths) for batch in _batches(total, cpus)]
+        pending = [play.remote(settings, batch, out_dir is not None, paths) for batch in _batches(todo, cpus)]
         games: list[GameResult] = []
         done = 0
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
-            done += _collect(ray.get(ready[0]), settings, out_dir, games)
+            done += _collect(ray.get(ready[0]), settings, out_dir, games, finished)
             if progress is not None:
                 progress(done, total)
         return games

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from mustamaija.tournament.results import TournamentResult
 
 __all__ = [
+    "FinishedFn",
     "GameResult",
     "ProgressFn",
     "TournamentSettings",
@@ -55,6 +56,9 @@ __all__ = [
 
 ProgressFn = Callable[[int, int], None]
 """A progress report: ``(deals done, deals in all)``."""
+
+FinishedFn = Callable[[list["GameResult"]], None]
+"""Told of each batch of finished games as it comes in."""
 
 
 def _hash_seed(*parts: object) -> int:
@@ -237,33 +241,58 @@ def use_import_paths(paths: list[str]) -> None:
 
 def run_games(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
               progress: ProgressFn | None = None, backend: str = "local",
-              address: str | None = None) -> tuple[list[GameResult], float]:
-    """Play every game of ``settings`` on a backend; return them in play order and the seconds taken."""
+              address: str | None = None, resume: bool = False) -> tuple[list[GameResult], float]:
+    """Play every game of ``settings`` on a backend; return them in play order and the seconds taken.
+
+    With ``out_dir``, the records and a journal of the results go there
+    (:mod:`mustamaija.tournament.journal`); ``resume`` takes the deals the
+    journal already has from it instead of playing them again.
+    """
     from mustamaija.tournament.backends import get_backend
+    from mustamaija.tournament.journal import Journal
 
     run = get_backend(backend)
     if address is not None and backend != "ray":
         raise MustamaijaError(f"an address is for the ray backend only, not {backend!r}")
+    if resume and out_dir is None:
+        raise MustamaijaError("resuming needs the folder of the run to resume (--out)")
     start = time.perf_counter()
     out = None if out_dir is None else os.fspath(out_dir)
-    if out is not None:
+    if out is None:
+        games = run(settings, jobs=jobs, out_dir=None, progress=progress, address=address)
+    else:
         os.makedirs(out, exist_ok=True)
-    games = run(settings, jobs=jobs, out_dir=out, progress=progress, address=address)
+        with Journal.open(out, settings, resume=resume) as journal:
+            games = list(journal.games)
+            todo = [i for i in range(settings.deals) if i not in journal.done]
+            before = settings.deals - len(todo)
+
+            def told(done: int, _total: int) -> None:
+                if progress is not None:
+                    progress(before + done, settings.deals)
+
+            if progress is not None:
+                progress(before, settings.deals)
+            if todo:
+                games += run(settings, jobs=jobs, out_dir=out, progress=told, address=address, deals=todo,
+                             finished=journal.write)
     games.sort(key=lambda g: (g.deal, g.rotation))
     return games, time.perf_counter() - start
 
 
 def run_tournament(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
-                   progress: ProgressFn | None = None, backend: str = "local", address: str | None = None) -> TournamentResult:
+                   progress: ProgressFn | None = None, backend: str = "local", address: str | None = None,
+                   resume: bool = False) -> TournamentResult:
     """Play every deal of the tournament and return the results in deal order.
 
     ``backend`` says where: ``"local"`` (``jobs`` processes on this machine)
     or ``"ray"`` (a Ray cluster at ``address``, or a local Ray instance; see
     :mod:`mustamaija.tournament.backends`). ``progress(done, total)`` is
     called as deals complete. The results are the same whatever the backend
-    and ``jobs`` are.
+    and ``jobs`` are, and whether the run was resumed (``resume``: the deals
+    already in the journal of ``out_dir`` are not played again).
     """
     from mustamaija.tournament.results import TournamentResult
 
-    games, elapsed = run_games(settings, jobs, out_dir, progress, backend, address)
+    games, elapsed = run_games(settings, jobs, out_dir, progress, backend, address, resume)
     return TournamentResult(settings, games, elapsed)
