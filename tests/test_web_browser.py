@@ -608,7 +608,7 @@ def test_a_hand_of_forty_cards_fans_inside_its_panel(server: str, browser: Brows
                                  data=json.dumps({"position": position, "bot": "easy", "player_name": "Ann"}).encode())
     with urllib.request.urlopen(req, timeout=10) as r:
         url = json.load(r)["url"]
-    for viewport in (DESKTOP, PHONE):
+    for viewport in (DESKTOP, LAPTOP, PHONE):
         page = browser.new_page(viewport=viewport)
         page.goto(f"{server}{url}")
         page.wait_for_function("() => document.querySelectorAll('#hand button.card').length === 40")
@@ -616,11 +616,21 @@ def test_a_hand_of_forty_cards_fans_inside_its_panel(server: str, browser: Brows
         page.wait_for_function("() => !document.getAnimations().some((a) => a.playState === 'running')")
         box = page.evaluate("""() => { const h = document.querySelector('#hand').getBoundingClientRect();
             const cards = [...document.querySelectorAll('#hand button.card')].map((c) => c.getBoundingClientRect());
-            return {hand: [h.left, h.right], cards: [Math.min(...cards.map((c) => c.left)),
-                                                     Math.max(...cards.map((c) => c.right))]}; }""")
-        (left, right), (first, last) = box["hand"], box["cards"]
+            return {hand: [h.left, h.right, h.bottom], cards: [Math.min(...cards.map((c) => c.left)),
+                                                               Math.max(...cards.map((c) => c.right)),
+                                                               Math.max(...cards.map((c) => c.bottom))]}; }""")
+        (left, right, bottom), (first, last, lowest) = box["hand"], box["cards"]
         assert left <= first and last <= right, (viewport, box)
         assert abs((first - left) - (right - last)) < 4, (viewport, box)  # Centred.
+        # The fan's end cards drop into room kept for them, not onto the buttons below the hand.
+        assert lowest <= bottom + 1, (viewport, box)
+        if viewport is LAPTOP:
+            # The others know all 40 cards: said in a line, not as 40 chips pushing the hand below the fold.
+            assert page.locator("#me-info").inner_text().strip() == "others know your whole hand (40 cards)"
+            assert bottom <= LAPTOP["height"], box
+        # The bot's 12 known cards: one chip a suit at its seat, its ranks in runs.
+        chips = page.locator(".seat .known-row .chip").all_inner_texts()
+        assert len(chips) <= 4 and any("–" in c for c in chips), chips
         page.close()
 
 

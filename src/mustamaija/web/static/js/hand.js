@@ -31,10 +31,16 @@ export function fitHand(hand, n) {
   hand.style.paddingRight = side;
   const mid = (perRow - 1) / 2;
   const turn = turnFor(perRow);
+  // The arc drops the end cards by the square of their distance from the middle: a long line is kept to a
+  // gentle curve, and the room the end cards drop into is kept below the hand (past what the CSS pads for a
+  // hand of a few cards), so that they cover neither the buttons under the hand nor its panel's edge.
+  const bend = Math.min(0.45, (0.3 * h) / Math.max(1, mid * mid * turn));
+  const drop = mid * mid * turn * bend + (w / 2) * Math.sin((mid * turn * Math.PI) / 180);
+  hand.style.setProperty("--fan-drop", `${Math.max(0, drop - 12).toFixed(1)}px`);
   [...hand.children].forEach((card, i) => {
     const d = (i % perRow) - mid;
     card.style.setProperty("--rot", `${(d * turn).toFixed(2)}deg`);
-    card.style.setProperty("--arc", `${(d * d * turn * 0.45).toFixed(1)}px`);
+    card.style.setProperty("--arc", `${(d * d * turn * bend).toFixed(1)}px`);
   });
 }
 

@@ -2,7 +2,7 @@
 // the led cards and their beaters; a lead or a defence put together card by card (choice.js); the match's losses
 // and the memory panel. It draws only the state the server built for this seat (docs/web.md).
 
-import { SUIT_SIGNS, SUIT_WORDS, backEl, cardEl, chip, fullDeck, sortHand, spoken, symbol, symbols } from "../cards.js";
+import { RANKS, SUIT_SIGNS, SUIT_WORDS, backEl, cardEl, chip, fullDeck, rankLabel, sortHand, spoken, symbol, symbols } from "../cards.js";
 import { Choice } from "../choice.js";
 import { line, listWords, plural, seatName, verb } from "../describe.js";
 import { el } from "../dom.js";
@@ -10,6 +10,39 @@ import { el } from "../dom.js";
 const BOT_ICON = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentColor"><rect x="4" y="7" width="16" height="12" rx="3"/>'
   + '<rect x="11" y="2" width="2" height="5"/><circle cx="12" cy="2.5" r="1.8"/><circle cx="9" cy="12" r="1.8" fill="#dfe6ff"/>'
   + '<circle cx="15" cy="12" r="1.8" fill="#dfe6ff"/><rect x="8.5" y="15.5" width="7" height="1.6" rx="0.8" fill="#dfe6ff"/></svg>';
+
+/** Known cards of a hand shown one chip each; more are shown one chip a suit. */
+const KNOWN_CHIPS = 8;
+
+/**
+ * Return the chips of a hand's known cards: one a card, or one a suit when there are many (a seat that picked up
+ * much of the pack), its ranks in runs ("♥ 2–9 J–A"), so that the list stays a line or two and covers neither
+ * the table nor the hand. Each suit chip's title names its cards.
+ */
+function knownChips(cards, trump) {
+  const sorted = sortHand(cards, trump);
+  if (sorted.length <= KNOWN_CHIPS) return sorted.map(chip);
+  return [...new Set(sorted.map((c) => c[1]))].map((suit) => {
+    const mine = sorted.filter((c) => c[1] === suit);
+    const box = el("span", `chip suit-${suit}`, `${SUIT_SIGNS[suit]} ${rankRuns(mine)}`);
+    box.title = mine.map(spoken).join(", ");
+    return box;
+  });
+}
+
+/** Return the ranks of cards of one suit (in rising order) as runs: three or more in a row as "first–last". */
+function rankRuns(cards) {
+  const ranks = cards.map((c) => RANKS.indexOf(c[0]));
+  const parts = [];
+  for (let i = 0; i < ranks.length;) {
+    let j = i;
+    while (j + 1 < ranks.length && ranks[j + 1] === ranks[j] + 1) j++;
+    if (j - i >= 2) parts.push(`${rankLabel(cards[i])}–${rankLabel(cards[j])}`);
+    else for (let k = i; k <= j; k++) parts.push(rankLabel(cards[k]));
+    i = j + 1;
+  }
+  return parts.join(" ");
+}
 
 const KEYS = [
   ["← →", "move between the cards of your hand"],
@@ -226,7 +259,7 @@ export function createLayout(ctx) {
       if (s && s.known[seat] && s.known[seat].length) {
         const known = el("div", "known-row");
         known.title = `Known to be in ${label}'s hand`;
-        sortHand(s.known[seat], s.trump_suit).forEach((c) => known.append(chip(c)));
+        known.append(...knownChips(s.known[seat], s.trump_suit));
         div.append(known);
       }
       div.setAttribute("aria-label", `${label}: ${ctx.seatSub(seat)}`);
@@ -386,8 +419,11 @@ export function createLayout(ctx) {
     const mine = s && s.known[app.seat];
     if (!mine || !mine.length) return;
     box.title = "What the others know of your hand";
-    box.append(el("span", "muted", "others know: "));
-    sortHand(mine, s.trump_suit).forEach((c) => box.append(chip(c)));
+    if (mine.length === s.hand.length && mine.length > 1) {
+      box.append(el("span", "muted", `others know your whole hand (${mine.length} cards)`));
+      return;
+    }
+    box.append(el("span", "muted", "others know: "), ...knownChips(mine, s.trump_suit));
   }
 
   function renderHand(hand) {
@@ -507,7 +543,7 @@ export function createLayout(ctx) {
       const li = el("li");
       li.append(el("span", "who", name(seat)));
       const cards = s.known[seat] || [];
-      if (cards.length) sortHand(cards, s.trump_suit).forEach((c) => li.append(chip(c)));
+      if (cards.length) li.append(...knownChips(cards, s.trump_suit));
       else li.append(el("span", "muted", "nothing known"));
       list.append(li);
     }
