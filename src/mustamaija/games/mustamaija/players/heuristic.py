@@ -301,13 +301,18 @@ def _circulating(log: Log, cards: int, players: int, phase: int) -> int:
     current = phase == LEAD  # When defending, the newest lead is the current one.
     seen = 0
     i = 0
-    while log is not None and i <= limit:
-        kind, _, data = log[0]
+    # The nodes and entries are read as plain tuples, and only the two fields used are typed: compiled, a node
+    # typed as ``Log`` is unpacked whole into a C struct (every field checked and converted) at each step.
+    node: tuple[Any, ...] | None = log
+    while node is not None and i <= limit:
+        entry: tuple[Any, ...] = node[0]
+        kind: int = entry[0]
         if kind == LEAD_ENTRY:
             if current:
-                seen |= data
+                led: int = entry[2]
+                seen |= led
             current = True
-        log = log[1]
+        node = node[1]
         i += 1
     return seen & cards
 
@@ -445,18 +450,27 @@ def _lead_candidates(hand: int, limit: int) -> list[int]:
         for j in range(top - 1):  # The highest cards.
             mask |= 1 << cards[m - 1 - j]
             out.append(mask)
+        # The lowest and the highest j cards of a suit differ for every j < m, so only these can repeat one.
         if s == 0 and suit & _QS_BIT:
             plain = _bits(suit & ~_QS_BIT)
-            out.append(_QS_BIT)
+            _add_new(out, _QS_BIT)
             mask = _QS_BIT
             for j in range(min(len(plain), limit - 1)):  # Q♠ with the lowest spades.
                 mask |= 1 << plain[j]
-                out.append(mask)
+                _add_new(out, mask)
             mask = 0
             for j in range(min(len(plain), limit)):  # The spades without her.
                 mask |= 1 << plain[j]
-                out.append(mask)
-    return list(dict.fromkeys(out))
+                _add_new(out, mask)
+    return out
+
+
+def _add_new(out: list[int], lead: int) -> None:
+    """Append ``lead`` unless it is there already: the list stays in the order of first appearance."""
+    for x in out:
+        if x == lead:
+            return
+    out.append(lead)
 
 
 def _score_lead(ctx: _Ctx, lead: int, values: list[float], two: bool) -> float:
@@ -592,7 +606,7 @@ def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
     w = ctx.w
     values = _sort_by_gain(ctx, pairs, led)  # Then try every prefix.
     nled = popcount(led)
-    best: dict[int, int] = {}
+    best = 0  # The best prefix's length: its defence is made once, at the end.
     best_score = -1e18
     beaten = beaters = 0
     for k in range(len(pairs) + 1):
@@ -610,8 +624,8 @@ def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
             score += w.circ_bonus * popcount(cheap)
         if score > best_score:
             best_score = score
-            best = dict(pairs[:k])
-    return best
+            best = k
+    return dict(pairs[:best])
 
 
 def _trump_beaten(pairs: list[tuple[int, int]], trump: int) -> int:
