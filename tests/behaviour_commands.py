@@ -71,6 +71,9 @@ def write_outputs(dest: Path) -> None:
         records.mkdir(exist_ok=True)
         result = json.loads(_run([*args, "--json", "--out", str(records)]))
         (dest / f"{name}.result.json").write_text(json.dumps(_stable(result), indent=1, sort_keys=True) + "\n")
+        journal = records / "games.jsonl"  # The journal of --resume: the seed decides all of it but the timings.
+        lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+        journal.write_text("".join(json.dumps(_stable(x), sort_keys=True) + "\n" for x in lines), encoding="utf-8")
         for record in sorted(records.iterdir()):
             if record.suffix != ".json":
                 continue
