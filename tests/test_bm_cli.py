@@ -304,7 +304,7 @@ def test_cli_end_to_end_with_json_out_and_plot(tmp_path: Path) -> None:
     assert a["bots"]["heuristic"]["hands"] == 12 and a["bots"]["random"]["hands"] == 24
     assert a["pairwise"][0]["a"] == "heuristic" and a["pairwise"][0]["deals"] == 4
     # The records: one per hand, replaying to the end; the figures come from them.
-    files = sorted((tmp_path / "recs").iterdir())
+    files = sorted((tmp_path / "recs").glob("*.json"))
     assert len(files) == 12 and files[0].name == "deal-000000-rot-0.json"
     replay = cli("replay", "--json", *(str(f) for f in files), cwd=tmp_path)
     assert replay.returncode == 0, replay.stderr
@@ -376,8 +376,8 @@ def test_the_ray_backend_plays_the_same_hands(tmp_path: Path) -> None:
         assert [(g.deal, g.rotation, g.scores, g.decisions) for g in remote.games] == \
                [(g.deal, g.rotation, g.scores, g.decisions) for g in local.games]
         assert remote.pairwise() == local.pairwise() and seen[-1] == (4, 4)
-        names = sorted(p.name for p in (tmp_path / "local").iterdir())
-        assert names == sorted(p.name for p in (tmp_path / "ray").iterdir()) and len(names) == 12
+        names = sorted(p.name for p in (tmp_path / "local").glob("*.json"))
+        assert names == sorted(p.name for p in (tmp_path / "ray").glob("*.json")) and len(names) == 12
         for name in names:
             assert (tmp_path / "ray" / name).read_text() == (tmp_path / "local" / name).read_text()
     finally:

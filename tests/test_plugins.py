@@ -157,7 +157,7 @@ def test_outside_bots_play_tournaments_in_every_game(game_name: str, lineup: tup
     result = run_tournament(settings, out_dir=tmp_path)
     assert len(result.games) == 9 and all(sum(g.decisions) > 0 for g in result.games)
     game = get_game(game_name)
-    for path in sorted(tmp_path.iterdir()):
+    for path in sorted(tmp_path.glob("*.json")):
         record = game.load_record(path.read_text(encoding="utf-8"))
         assert record.replay().is_over and lineup[0] in record.extra["bots"]
 
@@ -175,7 +175,7 @@ def test_module_class_bots_run_in_worker_processes_from_the_command_folder(tmp_p
     a, b = seeded(json.loads(one.stdout)), seeded(json.loads(two.stdout))
     assert b.pop("out") == str(tmp_path / "recs")
     assert a == b and a["games"] == 12
-    assert len(list((tmp_path / "recs").iterdir())) == 12
+    assert len(list((tmp_path / "recs").glob("*.json"))) == 12
     # From another folder the module is found through PYTHONPATH, by the workers too.
     bm = ["tournament", "--game", "black-maria", "--players", "3", "--bots",
           "outside_bots:WholePasser,outside_bots:FirstLegal,random", "--deals", "2", "--seed", "3", "--json"]

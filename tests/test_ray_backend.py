@@ -41,8 +41,8 @@ def test_ray_gives_the_local_results_in_process_and_from_the_cli(tmp_path: Path)
         assert _games(remote) == _games(local)
         assert _without_timings(remote.to_json()) == _without_timings(local.to_json())
         assert seen[-1] == (12, 12) and len(seen) >= 2
-        names = sorted(p.name for p in (tmp_path / "local").iterdir())
-        assert names == sorted(p.name for p in (tmp_path / "ray").iterdir()) and len(names) == 36
+        names = sorted(p.name for p in (tmp_path / "local").glob("*.json"))
+        assert names == sorted(p.name for p in (tmp_path / "ray").glob("*.json")) and len(names) == 36
         for name in names:
             assert (tmp_path / "ray" / name).read_text() == (tmp_path / "local" / name).read_text()
 
