@@ -363,14 +363,26 @@ def _end_quality(ctx: _Ctx, c: int) -> float:
 def _sum_of(values: list[float], cards: int) -> float:
     """Return the sum of ``values`` over ``cards``, added in rising card order.
 
-    The loop takes the lowest card off the mask: compiled, that is a few machine operations a card
-    (about four times quicker than a list of the cards), though it costs the interpreter a little more.
+    The cards of each suit come from a table of the 8,192 masks of a suit, read in place: compiled, that
+    takes no list and no arithmetic on the mask a card, where taking the lowest card off the mask asked
+    for three operations on a boxed integer and its bit length.
     """
     total = 0.0
-    while cards:
-        low = cards & -cards
-        total += values[low.bit_length() - 1]
-        cards ^= low
+    t = _SUIT_BITS
+    for c in t[0][cards & 0x1FFF]:
+        total += values[c]
+    x = cards >> 13 & 0x1FFF
+    if x:
+        for c in t[1][x]:
+            total += values[c]
+    x = cards >> 26 & 0x1FFF
+    if x:
+        for c in t[2][x]:
+            total += values[c]
+    x = cards >> 39
+    if x:
+        for c in t[3][x]:
+            total += values[c]
     return total
 
 
