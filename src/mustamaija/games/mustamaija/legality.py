@@ -38,6 +38,7 @@ __all__ = [
     "iter_beats",
     "iter_leads",
     "lead_limit",
+    "lead_list",
     "step_mask",
 ]
 
@@ -276,6 +277,40 @@ def iter_leads(hand: int, limit: int) -> Iterator[int]:
                 for c in combo:
                     m |= 1 << c
                 yield m
+
+
+def lead_list(hand: int, limit: int) -> list[int]:
+    """Return every legal lead from ``hand`` as masks, in the order of :func:`iter_leads`, as one list.
+
+    Each suit's subsets by size, in the order of ``itertools.combinations``, by an index walk: compiled, a
+    list built in place costs a fraction of a generator's steps.
+
+    >>> hand = (1 << 0) | (1 << 1) | (1 << 5) | (1 << 14)
+    >>> lead_list(hand, 2) == list(iter_leads(hand, 2))
+    True
+    """
+    out: list[int] = []
+    for s in range(4):
+        cards = cards_of(hand & SUIT_MASKS[s])
+        n = len(cards)
+        for k in range(1, min(limit, n) + 1):
+            idx = [0] * k
+            for i in range(k):
+                idx[i] = i
+            while True:
+                m = 0
+                for i in idx:
+                    m |= 1 << cards[i]
+                out.append(m)
+                j = k - 1
+                while j >= 0 and idx[j] == j + n - k:
+                    j -= 1
+                if j < 0:
+                    break
+                idx[j] = idx[j] + 1
+                for i in range(j + 1, k):
+                    idx[i] = idx[i - 1] + 1
+    return out
 
 
 def iter_beats(hand: int, led: int, trump: int) -> Iterator[tuple[tuple[int, int], ...]]:

@@ -118,7 +118,7 @@ from __future__ import annotations
 
 import time
 import types
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
@@ -315,9 +315,16 @@ def _pairs_of(targets: list[int], beaters: int) -> Pairs:
     return tuple(sorted(out))
 
 
-def _holders(hands: Sequence[int]) -> int:
-    """Return how many of ``hands`` hold cards (``count`` runs in C in either build, unlike a generator)."""
-    return len(hands) - hands.count(0)
+def _holders(hands: Hands) -> int:
+    """Return how many of ``hands`` hold cards.
+
+    A loop over the typed tuple: compiled, ``hands.count(0)`` was a generic method call, costlier than the loop.
+    """
+    k = 0
+    for h in hands:
+        if h:
+            k += 1
+    return k
 
 
 _SAFE: Final = -1
@@ -444,34 +451,82 @@ class Solver:
 
         Each suit's code packs, holder by holder from the player to lead
         (the last one implied), which of the suit's remaining cards the
-        holder has, in rank order.
+        holder has, in rank order. With up to five holders the codes fit a
+        machine integer, and are built so, with no list.
         """
         n = len(hands)
-        order: list[int] = []
+        count = 0
         hero_i = -1
         qs_owner = -1
         union = 0
-        for k in range(n):
-            seat = (attacker + k) % n
+        seat = attacker
+        for _ in range(n):
             h = hands[seat]
             if h:
                 if seat == hero:
-                    hero_i = len(order)
+                    hero_i = count
                 if h & _QS_BIT:
-                    qs_owner = len(order)
-                order.append(h)
+                    qs_owner = count
                 union |= h
+                count += 1
+            seat = seat + 1 if seat + 1 < n else 0
+        if count > 5:
+            return self._key_long(hands, attacker, count, hero_i, qs_owner, union)
+        u: i64 = union & _NOQS
+        u0: i64 = u & 0x1FFF
+        u1: i64 = u >> 13 & 0x1FFF
+        u2: i64 = u >> 26 & 0x1FFF
+        u3: i64 = u >> 39
+        c0: i64 = 0
+        c1: i64 = 0
+        c2: i64 = 0
+        c3: i64 = 0
+        k = 0
+        seat = attacker
+        for _ in range(n):
+            h = hands[seat]
+            if h:
+                k += 1
+                if k == count:
+                    break  # The last holder's cards are the rest: implied.
+                hm: i64 = h & _NOQS
+                c0 = c0 << 14 | _pack(u0, hm & u0)
+                c1 = c1 << 14 | _pack(u1, hm >> 13 & u1)
+                c2 = c2 << 14 | _pack(u2, hm >> 26 & u2)
+                c3 = c3 << 14 | _pack(u3, hm >> 39 & u3)
+            seat = seat + 1 if seat + 1 < n else 0
+        trump = self.trump
+        spades = c0 if trump != 0 else 0
+        if trump < 0 or trump == 0:
+            # Hearts, diamonds and clubs are interchangeable: sorted, by swaps.
+            if c1 > c2:
+                c1, c2 = c2, c1
+            if c2 > c3:
+                c2, c3 = c3, c2
+                if c1 > c2:
+                    c1, c2 = c2, c1
+            return (count, hero_i, qs_owner, c0 if trump == 0 else 0, spades, c1, c2, c3)
+        tr, p, q = (c1, c2, c3) if trump == 1 else (c2, c1, c3) if trump == 2 else (c3, c1, c2)
+        if p > q:
+            p, q = q, p
+        return (count, hero_i, qs_owner, tr, spades, p, q)
+
+    def _key_long(self, hands: Hands, attacker: int, count: int, hero_i: int, qs_owner: int,
+                  union: int) -> tuple[object, ...]:
+        """Return :meth:`key` for six holders or more, whose codes pass 64 bits: the same key, by Python ints."""
+        n = len(hands)
+        order = [hands[(attacker + k) % n] for k in range(n) if hands[(attacker + k) % n]]
         u = union & _NOQS
         codes = []
         for shift in (0, 13, 26, 39):
             us = u >> shift & 0x1FFF
             code = 0
             for h in order[:-1]:
-                code = code << 14 | int(_pack(us, h >> shift & us))  # An int: with many seats, past 64 bits.
+                code = code << 14 | int(_pack(us, h >> shift & us))
             codes.append(code)
         trump = self.trump
         plain = sorted(codes[s] for s in self.plain)
-        return (len(order), hero_i, qs_owner, codes[trump] if trump >= 0 else 0, codes[0] if trump != 0 else 0, *plain)
+        return (count, hero_i, qs_owner, codes[trump] if trump >= 0 else 0, codes[0] if trump != 0 else 0, *plain)
 
     def key2(self, a: i64, d: i64) -> i64:
         """Return the canonical key of a two-holder lead position: ``a`` to lead, ``d`` to defend."""
@@ -581,7 +636,7 @@ class Solver:
         """
         limit = min(popcount(defender), self.max_lead)
         if self.undeclared or others != defender:
-            return list(L.iter_leads(hand, limit))
+            return L.lead_list(hand, limit)
         return self._leads2(hand, defender, limit)
 
     def _leads2(self, a: int, d: int, lim: int) -> list[int]:
@@ -767,7 +822,7 @@ class Solver:
         d = self.defender_of(hands, attacker)
         h = list(hands)
         h[attacker] &= ~lead
-        two = _holders(h) <= 2  # Two holders from here on: the dominances hold.
+        two = _holders(tuple(h)) <= 2  # Two holders from here on: the dominances hold.
         others = _others(tuple(h), d) | lead
         out = []
         for pairs in self.defences(hands[d], lead, others, two_holders=two):
@@ -974,8 +1029,14 @@ class Solver:
             if decided == _NONE:
                 if rest:
                     # Likeliest to decide the position first: the hero best off when it leads, worst off otherwise.
-                    counts = [_standing(kid[0], hero) for kid in rest]
-                    order = (min(counts) if hero_chooses else max(counts)) * (1 if hero_moves else -1)
+                    # A loop, not min() or max(): compiled, a builtin is looked up and called generically.
+                    order = _standing(rest[0][0], hero)
+                    for kid in rest:
+                        st = _standing(kid[0], hero)
+                        if (st < order) if hero_chooses else (st > order):
+                            order = st
+                    if not hero_moves:
+                        order = -order
                     opts.append(_Option(hero_chooses, rank, rest, order))
                     continue
                 decided = rank if hero_chooses else _SAFE
