@@ -8,6 +8,7 @@ for cleanup, since a terminal's Ctrl-C also reaches the workers.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -104,6 +105,31 @@ def test_an_interrupted_tournament_stops_its_workers_at_once(sig: signal.Signals
     assert time.monotonic() - began < 10, "the command waited for its workers' batches"
     assert proc.returncode != 0
     _assert_group_empty(proc.pid)
+
+
+def test_a_stopped_run_says_how_to_go_on_and_goes_on_to_the_games_of_one_run(start: Starter, tmp_path: Path) -> None:
+    busy = ["--players", "3", "--bots", "heuristic,random*2", "--deals", "3000", "--seed", "9", "--jobs", "2"]
+    proc = start([*busy, "--out", "run"])
+    journal = tmp_path / "run" / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while not journal.exists() or len(journal.read_text(encoding="utf-8").splitlines()) < 100:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode != 0 and b"the same command with --resume goes on" in err, err
+    _assert_group_empty(proc.pid)
+    kept = len(journal.read_text(encoding="utf-8").splitlines()) - 1
+    assert 100 <= kept < 9000
+    resumed = start([*busy, "--out", "run", "--resume", "--json"])
+    out, err = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, err
+    whole = start([*busy, "--json"])
+    out2, err2 = whole.communicate(timeout=300)
+    assert whole.returncode == 0, err2
+    a, b = json.loads(out), json.loads(out2)
+    assert a["games"] == b["games"] == 9000 and a["pairwise"] == b["pairwise"]
+    assert {k: v["losses"] for k, v in a["bots"].items()} == {k: v["losses"] for k, v in b["bots"].items()}
 
 
 def test_workers_end_with_a_command_killed_outright(start: Starter) -> None:

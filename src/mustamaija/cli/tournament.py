@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from mustamaija.cli.options import add_game_arguments, game_rules
@@ -112,9 +113,15 @@ def run(args: argparse.Namespace) -> int:
     )
     for spec in dict.fromkeys(settings.bots):  # A bad spec fails before any process starts.
         make_bot(spec, 0, game)
-    with deal_progress("tournament") as progress:
-        result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress, backend=args.backend,
-                                address=args.address, resume=args.resume)
+    try:
+        with deal_progress("tournament") as progress:
+            result = run_tournament(settings, jobs=args.jobs, out_dir=args.out, progress=progress,
+                                    backend=args.backend, address=args.address, resume=args.resume)
+    except (KeyboardInterrupt, SystemExit):  # Ctrl-C, or SIGTERM (the local backend raises SystemExit for it).
+        if args.out:
+            print(f"stopped: the finished games are kept in {args.out}; the same command with --resume goes on "
+                  "from them", file=sys.stderr)
+        raise
     if args.plot:
         try:
             plot(result, args.plot)
