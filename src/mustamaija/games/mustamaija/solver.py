@@ -192,6 +192,17 @@ def _pack(u: i64, a: i64) -> i64:
     return lo | hi << n
 
 
+def _sorted3(a: i64, b: i64, c: i64) -> tuple[i64, i64, i64]:
+    """Return three codes in rising order, by swaps (compiled, the tuple of machine integers is not boxed)."""
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+        if a > b:
+            a, b = b, a
+    return a, b, c
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     """One answer to a lead: an optional marriage declared first, the defence, and where it leads."""
@@ -498,13 +509,8 @@ class Solver:
         trump = self.trump
         spades = c0 if trump != 0 else 0
         if trump < 0 or trump == 0:
-            # Hearts, diamonds and clubs are interchangeable: sorted, by swaps.
-            if c1 > c2:
-                c1, c2 = c2, c1
-            if c2 > c3:
-                c2, c3 = c3, c2
-                if c1 > c2:
-                    c1, c2 = c2, c1
+            # Hearts, diamonds and clubs are interchangeable: sorted.
+            c1, c2, c3 = _sorted3(c1, c2, c3)
             return (count, hero_i, qs_owner, c0 if trump == 0 else 0, spades, c1, c2, c3)
         tr, p, q = (c1, c2, c3) if trump == 1 else (c2, c1, c3) if trump == 2 else (c3, c1, c2)
         if p > q:
@@ -539,13 +545,8 @@ class Solver:
         c3 = _pack(u >> 39, a >> 39)
         t = self.trump
         if t <= 0:
-            # Spades (trumps or not) stay first; hearts, diamonds and clubs are interchangeable: sorted, by swaps.
-            if c1 > c2:
-                c1, c2 = c2, c1
-            if c2 > c3:
-                c2, c3 = c3, c2
-                if c1 > c2:
-                    c1, c2 = c2, c1
+            # Spades (trumps or not) stay first; hearts, diamonds and clubs are interchangeable: sorted.
+            c1, c2, c3 = _sorted3(c1, c2, c3)
             return (((c0 << 14 | c1) << 14 | c2) << 14 | c3) << 1 | qs
         tr, p, q = (c1, c2, c3) if t == 1 else (c2, c1, c3) if t == 2 else (c3, c1, c2)
         if p > q:
