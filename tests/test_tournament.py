@@ -345,10 +345,12 @@ def test_a_stopped_run_resumed_gives_the_games_of_one_run(jobs: int, tmp_path: P
     resumed = run_tournament(t, jobs=jobs, out_dir=cut, resume=True, progress=lambda d, n: seen.append((d, n)))
     assert _seeded(resumed) == _seeded(whole) and resumed.pairwise() == whole.pairwise()
     assert _records(cut) == _records(tmp_path / "whole")
-    assert seen[0][0] >= 3 and seen[-1] == (7, 7)
-    # Resuming a finished run plays nothing, and reports the same.
+    assert seen[0][0] >= 3 and seen[-1] == (7, 7) and resumed.resumed == seen[0][0] and whole.resumed == 0
+    # Resuming a finished run plays nothing, and reports the same, saying where its games came from.
     again = run_tournament(t, jobs=jobs, out_dir=cut, resume=True)
-    assert _seeded(again) == _seeded(whole) and again.elapsed < whole.elapsed
+    assert _seeded(again) == _seeded(whole) and again.elapsed < whole.elapsed and again.resumed == 7
+    assert again.to_json()["resumed_deals"] == 7 and "resumed_deals" not in whole.to_json()
+    assert table_lines(again)[-1].endswith("; 7 deals read back from the journal)")
 
 
 def test_more_deals_extend_a_run_and_a_cut_journal_line_is_played_again(tmp_path: Path) -> None:

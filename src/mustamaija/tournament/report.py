@@ -88,7 +88,8 @@ def table_lines(result: TournamentResult) -> list[str]:
     if pairs:
         lines += ["", f"  paired by deal ({pairs_title}, 95% interval):"]
         lines += [_pair_line(result, p) for p in pairs]
-    lines.append(f"  ({result.elapsed:.1f} s)")
+    resumed = f"; {result.resumed} deal{'s' * (result.resumed != 1)} read back from the journal" if result.resumed else ""
+    lines.append(f"  ({result.elapsed:.1f} s{resumed})")
     return lines
 
 

@@ -116,6 +116,9 @@ class TournamentResult:
     settings: TournamentSettings
     games: list[GameResult]
     elapsed: float = 0.0
+    """Seconds this run took (a resumed run: only the deals it played)."""
+    resumed: int = 0
+    """Deals read back from the journal of a stopped run rather than played (``--resume``)."""
 
     @property
     def game(self) -> Game:
@@ -218,4 +221,6 @@ class TournamentResult:
             turns = [g.turns for g in self.finished]
             obj["mean_turns"] = sum(turns) / len(turns) if turns else 0.0
         obj["seconds"] = self.elapsed
+        if self.resumed:
+            obj["resumed_deals"] = self.resumed
         return obj

@@ -241,8 +241,8 @@ def use_import_paths(paths: list[str]) -> None:
 
 def run_games(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
               progress: ProgressFn | None = None, backend: str = "local",
-              address: str | None = None, resume: bool = False) -> tuple[list[GameResult], float]:
-    """Play every game of ``settings`` on a backend; return them in play order and the seconds taken.
+              address: str | None = None, resume: bool = False) -> tuple[list[GameResult], float, int]:
+    """Play every game of ``settings`` on a backend; return them in play order, the seconds taken and the deals resumed.
 
     With ``out_dir``, the records and a journal of the results go there
     (:mod:`mustamaija.tournament.journal`); ``resume`` takes the deals the
@@ -258,6 +258,7 @@ def run_games(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.Pat
         raise MustamaijaError("resuming needs the folder of the run to resume (--out)")
     start = time.perf_counter()
     out = None if out_dir is None else os.fspath(out_dir)
+    before = 0
     if out is None:
         games = run(settings, jobs=jobs, out_dir=None, progress=progress, address=address)
     else:
@@ -277,7 +278,7 @@ def run_games(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.Pat
                 games += run(settings, jobs=jobs, out_dir=out, progress=told, address=address, deals=todo,
                              finished=journal.write)
     games.sort(key=lambda g: (g.deal, g.rotation))
-    return games, time.perf_counter() - start
+    return games, time.perf_counter() - start, before
 
 
 def run_tournament(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.PathLike[str] | None = None,
@@ -294,5 +295,5 @@ def run_tournament(settings: TournamentSettings, jobs: int = 1, out_dir: str | o
     """
     from mustamaija.tournament.results import TournamentResult
 
-    games, elapsed = run_games(settings, jobs, out_dir, progress, backend, address, resume)
-    return TournamentResult(settings, games, elapsed)
+    games, elapsed, resumed = run_games(settings, jobs, out_dir, progress, backend, address, resume)
+    return TournamentResult(settings, games, elapsed, resumed)
