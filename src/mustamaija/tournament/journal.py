@@ -81,28 +81,30 @@ def _header(settings: TournamentSettings) -> dict[str, Any]:
 class Journal:
     """The journal of one run: the games already done (when resuming) and the file new results go to."""
 
-    def __init__(self, path: str, out: IO[str], games: list[GameResult], done: set[int]) -> None:
+    def __init__(self, path: str, out: IO[str], games: list[GameResult]) -> None:
         self.path = path
         self._out = out
         self.games = games
         """The results read back from the journal: every rotation of the deals in :attr:`done`."""
-        self.done = done
-        """The deals already played in every rotation, which this run does not play again."""
+
+    @property
+    def done(self) -> set[int]:
+        """Return the deals already played in every rotation, which this run does not play again."""
+        return {g.deal for g in self.games}
 
     @classmethod
     def open(cls, out_dir: str | os.PathLike[str], settings: TournamentSettings, *, resume: bool) -> Journal:
         """Open the journal of ``out_dir``: read it back if ``resume``, else start it afresh."""
         path = os.path.join(os.fspath(out_dir), JOURNAL)
         games: list[GameResult] = []
-        done: set[int] = set()
         if resume and os.path.exists(path):
-            games, done = _read(path, settings)
+            games = _read(path, settings)
             out = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close() or the with block.
         else:
             out = open(path, "w", encoding="utf-8")  # noqa: SIM115
             out.write(json.dumps({"tournament": _header(settings)}) + "\n")
             out.flush()
-        return cls(path, out, games, done)
+        return cls(path, out, games)
 
     def write(self, results: Iterable[GameResult]) -> None:
         """Append finished games and flush them, so that a run killed the next moment keeps them."""
@@ -120,8 +122,8 @@ class Journal:
         self.close()
 
 
-def _read(path: str, settings: TournamentSettings) -> tuple[list[GameResult], set[int]]:
-    """Return the complete deals of a journal (their games, their indices), checking that it is this tournament's."""
+def _read(path: str, settings: TournamentSettings) -> list[GameResult]:
+    """Return the games of a journal's complete deals, checking that it is this tournament's."""
     with open(path, "rb+") as f:
         data = f.read()
         # A run killed while writing leaves at most its last line cut short: it is cut off, and that game played again.
@@ -151,9 +153,8 @@ def _read(path: str, settings: TournamentSettings) -> tuple[list[GameResult], se
                                   f"of {settings.rotations}")
         if g.deal < settings.deals:
             by_deal.setdefault(g.deal, {})[g.rotation] = g
-    done = {d for d, rots in by_deal.items() if len(rots) == settings.rotations}
-    games = [by_deal[d][r] for d in sorted(done) for r in range(settings.rotations)]
-    return games, done
+    done = sorted(d for d, rots in by_deal.items() if len(rots) == settings.rotations)
+    return [by_deal[d][r] for d in done for r in range(settings.rotations)]
 
 
 def _shown(value: Any) -> str:

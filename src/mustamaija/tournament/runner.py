@@ -265,7 +265,8 @@ def run_games(settings: TournamentSettings, jobs: int = 1, out_dir: str | os.Pat
         os.makedirs(out, exist_ok=True)
         with Journal.open(out, settings, resume=resume) as journal:
             games = list(journal.games)
-            todo = [i for i in range(settings.deals) if i not in journal.done]
+            done = journal.done
+            todo = [i for i in range(settings.deals) if i not in done]
             before = settings.deals - len(todo)
 
             def told(done: int, _total: int) -> None:

@@ -823,7 +823,7 @@ class Solver:
         d = self.defender_of(hands, attacker)
         h = list(hands)
         h[attacker] &= ~lead
-        two = _holders(tuple(h)) <= 2  # Two holders from here on: the dominances hold.
+        two = _holders(hands) - (h[attacker] == 0) <= 2  # Two holders from here on: the dominances hold.
         others = _others(tuple(h), d) | lead
         out = []
         for pairs in self.defences(hands[d], lead, others, two_holders=two):
@@ -1032,8 +1032,8 @@ class Solver:
                     # Likeliest to decide the position first: the hero best off when it leads, worst off otherwise.
                     # A loop, not min() or max(): compiled, a builtin is looked up and called generically.
                     order = _standing(rest[0][0], hero)
-                    for kid in rest:
-                        st = _standing(kid[0], hero)
+                    for i in range(1, len(rest)):
+                        st = _standing(rest[i][0], hero)
                         if (st < order) if hero_chooses else (st > order):
                             order = st
                     if not hero_moves:
