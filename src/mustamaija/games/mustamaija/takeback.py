@@ -1,0 +1,215 @@
+"""Taking back the last actions of an endgame: a full state as it was some turns ago, while the talon was empty.
+
+Once the talon is empty no card is drawn, so every action can be undone
+from what it shows: a lead took its cards from the attacker's hand, a
+defence took the beaten pairs out of play and gave the defender the cards it
+did not beat. :func:`draw_free_turns` finds, from the public log alone,
+how many of the last actions were taken with the talon empty (the talon's
+size after every action follows from the hand sizes, M12), and
+:class:`Takeback` takes them back on any full state with that log: the true
+state, or one of the deals a search draws from a seat's view. The search
+kit uses it to ask, for a drawn deal, whether the other seats' play since
+the talon emptied is the play their hands would have made
+(:mod:`~mustamaija.games.mustamaija.players.inference`).
+
+>>> from mustamaija import State
+>>> from mustamaija.players.registry import make_bot
+>>> s = State.from_seed(players=3, seed=4)
+>>> bots = [make_bot("heuristic", k) for k in range(3)]
+>>> seen = {}
+>>> while not s.is_over:
+...     if not s.talon_size and not s.in_progress and s.phase_name == "lead":
+...         seen[s.nlog] = s.copy()
+...     s.apply(bots[s.to_act].act(s.view(s.to_act)))
+...     if s.nlog - min(seen, default=s.nlog) >= 4 and not s.in_progress and not s.is_over:
+...         break
+>>> back = Takeback.of(s.history().node, s.nlog, s.facts.hand_size, s.hand_sizes(), s.talon_size)
+>>> back is not None and back.rewind(s).hands == seen[s.nlog - back.count].hands
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from mustamaija.core.bits import popcount
+from mustamaija.games.mustamaija import legality as L
+from mustamaija.games.mustamaija.actions import BEAT_ENTRY, LEAD_ENTRY
+from mustamaija.games.mustamaija.rules import LEAD
+from mustamaija.games.mustamaija.state import State
+
+__all__ = ["Takeback", "draw_free_turns", "entries"]
+
+Entry = tuple[int, int, Any]
+
+
+def entries(log: Any, count: int) -> list[Entry]:
+    """Return the newest ``count`` entries of a state's log (core/history.py), oldest first."""
+    out: list[Entry] = []
+    node = log
+    while node is not None and len(out) < count:
+        out.append(node[0])
+        node = node[1]
+    out.reverse()
+    return out
+
+
+def draw_free_turns(log: Any, nlog: int, hand_size: int, hand_sizes: Sequence[int], talon_size: int) -> int:
+    """Return how many of the last log entries were taken with the talon empty, from the start of a turn.
+
+    The count starts at the first lead after the last card was drawn (M12:
+    after a lead the attacker draws, after a defence the defender), so the
+    state that many entries back is the start of a turn. It is worked out
+    from the public log alone, as any player at the table can: every seat is
+    dealt ``hand_size`` cards and the rest is the talon, so the talon's size
+    after each action follows from the cards led, beaten and picked up. 0
+    when the talon is not empty now, when a declaration (V4) came after the
+    last draw, or when the count does not end at ``talon_size`` and the
+    hand sizes ``hand_sizes`` (a rule set this count does not know).
+    """
+    if talon_size:
+        return 0
+    players = len(hand_sizes)
+    sizes = [hand_size] * players
+    talon = 52 - players * hand_size
+    led = 0
+    last_draw = -1
+    kinds: list[int] = []
+    for i, (kind, seat, data) in enumerate(entries(log, nlog)):
+        kinds.append(kind)
+        if kind == LEAD_ENTRY:
+            led = popcount(data)
+            sizes[seat] -= led
+        elif kind == BEAT_ENTRY:
+            sizes[seat] += led - 2 * len(data)
+        else:
+            continue
+        need = hand_size - sizes[seat]
+        if need > 0 and talon:
+            drawn = need if need < talon else talon
+            sizes[seat] += drawn
+            talon -= drawn
+            last_draw = i
+    if talon or sizes != list(hand_sizes):
+        return 0  # The log does not add up to the table as it is.
+    start = last_draw + 1
+    if start < len(kinds) and kinds[start] != LEAD_ENTRY:
+        start += 1  # The last draw came with a lead: its defence is part of that turn.
+    if any(kind != LEAD_ENTRY and kind != BEAT_ENTRY for kind in kinds[start:]):
+        return 0
+    return max(0, nlog - start)
+
+
+class Takeback:
+    """What taking back the last :attr:`count` entries of a log changes in the public facts; see :meth:`rewind`.
+
+    Made once from the public log (:meth:`of`), then applied to any number
+    of full states that share that log.
+    """
+
+    def __init__(self, span: list[Entry], base_log: Any, base_nlog: int, prior_public: int) -> None:
+        self.span = span
+        """The entries taken back, oldest first: a lead, its defence, the next lead..."""
+        self.count = len(span)
+        self.base_log = base_log
+        self.base_nlog = base_nlog
+        self.prior_public = prior_public
+        """The cards whose place was public before the span: every card ever picked up before it."""
+        beats = 0
+        out_of_play = 0
+        for kind, _, data in span:
+            if kind == BEAT_ENTRY:
+                beats += 1
+                for a, b in data:
+                    out_of_play |= 1 << a | 1 << b
+        self.beats = beats
+        self.out_of_play = out_of_play
+        """The cards the span's defences put out of play (M14)."""
+        self.attacker = span[0][1]
+        self.defender = span[1][1] if len(span) > 1 else -1
+        """The first turn's defender, or -1 when the span is one lead (then the state's defender)."""
+
+    @classmethod
+    def of(cls, log: Any, nlog: int, hand_size: int, hand_sizes: Sequence[int], talon_size: int) -> Takeback | None:
+        """Return the takeback of every entry since the talon emptied (:func:`draw_free_turns`), or ``None`` if none."""
+        count = draw_free_turns(log, nlog, hand_size, hand_sizes, talon_size)
+        if not count:
+            return None
+        older = entries(log, nlog)
+        span = older[nlog - count:]
+        prior = 0
+        led = 0
+        for kind, _, data in older[:nlog - count]:
+            if kind == LEAD_ENTRY:
+                led = data
+            elif kind == BEAT_ENTRY:
+                beaten = 0
+                for a, _b in data:
+                    beaten |= 1 << a
+                prior |= led & ~beaten
+        node = log
+        for _ in range(count):
+            node = node[1]
+        return cls(span, node, nlog - count, prior)
+
+    def hands_before(self, hands: list[int]) -> list[int]:
+        """Return the hands before the span, from ``hands`` after it (a new list)."""
+        out = hands[:]
+        beat: Entry | None = None
+        for kind, seat, data in reversed(self.span):
+            if kind == BEAT_ENTRY:
+                beat = (kind, seat, data)
+                continue
+            out[seat] |= data  # The lead's cards were in the attacker's hand.
+            if beat is not None:
+                _, d, pairs = beat
+                beaten = beaters = 0
+                for a, b in pairs:
+                    beaten |= 1 << a
+                    beaters |= 1 << b
+                out[d] = (out[d] & ~(data & ~beaten)) | beaters  # It gave back what it picked up, took back its beaters.
+                beat = None
+        return out
+
+    def rewind(self, state: State) -> State:
+        """Return a copy of ``state`` (a full state with this log, at the start of an action) before the span.
+
+        The copy is at the start of the span's first turn, with the hands,
+        the cards out of play, the turn count, the seats out and the log of
+        that moment. Its ``public`` mask holds the cards out of play and those
+        picked up before the span (the places that were public then), which
+        is all a seat's knowledge reads of it.
+        """
+        s = state.copy()
+        hands = self.hands_before(state.hands)
+        s.hands = hands
+        s.discard = state.discard & ~self.out_of_play
+        s.public = s.discard | self.prior_public | state.tknown | _declared(state)
+        s.turns = state.turns - self.beats
+        s.phase = LEAD
+        a = self.attacker
+        d = self.defender if self.defender >= 0 else state.defender
+        s.attacker = a
+        s.defender = d
+        s.limit = L.lead_limit(state.facts, popcount(hands[d]), 0)
+        s.sel = s.led = s.rem = s.used = 0
+        s.pairs = ()
+        out = tuple(seat for seat in state.out if not hands[seat])
+        s.out = out
+        s.outmask = 0
+        for seat in out:
+            s.outmask |= 1 << seat
+        s.loser = -1
+        s.stopped = False
+        s.log = self.base_log
+        s.nlog = self.base_nlog
+        s._legal = -1  # The legal steps kept are those of the state taken back from.
+        return s
+
+
+def _declared(state: State) -> int:
+    """Return the king and queen of a declared marriage (V4): public since the declaration."""
+    if state.declarer < 0 or state.declared < 0:
+        return 0
+    return (1 << (state.declared * 13 + 10)) | (1 << (state.declared * 13 + 11))
