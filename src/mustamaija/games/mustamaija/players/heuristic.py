@@ -67,6 +67,7 @@ __all__ = [
     "Weights",
     "apply_plan",
     "candidate_plans",
+    "heuristic_agrees",
     "heuristic_plan",
     "heuristic_step",
     "plan_step",
@@ -811,6 +812,39 @@ def heuristic_plan(state: State, rng: random.Random | None = None, weights: Weig
     if state.phase == LEAD:
         return _plan_lead(ctx, rng, False)
     return tuple(sorted(_plan_defence(ctx, state.led).items()))
+
+
+def heuristic_agrees(state: State, plan: Plan, weights: Weights) -> bool:
+    """Return whether the heuristic player, with ``weights``, could take ``plan`` at ``state`` (the start of an action).
+
+    Its own plan, or a lead that scores within the millionth a player's seed
+    adds to break ties, or, while it breaks an endless circulation, any of its
+    candidate leads. ``plan`` is a lead's cards or a defence's sorted pairs;
+    nothing is changed on ``state``, so a marriage still to declare (V4) is
+    not looked at.
+    """
+    ctx = _ctx_from_state(state, weights)
+    if state.phase != LEAD:
+        return tuple(sorted(_plan_defence(ctx, state.led).items())) == plan
+    hand = ctx.hand
+    if ctx.talon == 0 and popcount(hand) <= ctx.limit and _suits(hand) == 1:
+        return plan == hand
+    cands = _lead_candidates(hand, ctx.limit)
+    if plan not in cands:
+        return False
+    if ctx.looping:
+        return True
+    values = _values(ctx, hand)
+    two = ctx.alive == 2
+    best = -1e18
+    mine = 0.0
+    for lead in cands:
+        sc = _score_lead(ctx, lead, values, two)
+        if sc > best:
+            best = sc
+        if lead == plan:
+            mine = sc
+    return mine >= best - 1e-6
 
 
 def apply_plan(state: State, plan: Plan) -> None:

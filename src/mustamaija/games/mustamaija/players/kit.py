@@ -16,7 +16,9 @@
   :mod:`.ismcts` and :mod:`.ismcts_policy`.
 * **Both**: the unseen cards are dealt by :mod:`.beliefs`, the model of
   what players keep (trumps, most of all) learned from the heuristic's own
-  play; ``beliefs=off`` deals them uniformly.
+  play, and once the talon is empty by how well the heuristic explains the
+  other seats' play since (:mod:`.inference`); ``beliefs=off`` deals them
+  uniformly.
 * **Both**: two seats left with cards and an empty talon go to the exact
   solver (:mod:`~mustamaija.games.mustamaija.endgame`); hints and ``mustamaija solve`` use the
   solver through :class:`~mustamaija.games.mustamaija.analysis.EndgameAnalysis`.
@@ -49,6 +51,7 @@ from mustamaija.games.mustamaija.players.heuristic import (
     heuristic_play_out,
     plan_step,
 )
+from mustamaija.games.mustamaija.players.inference import PlayEvidence
 from mustamaija.games.mustamaija.players.ismcts import DEFAULT_DEPTH, ROLLOUTS, Determiniser, rollout_policy, state_context
 from mustamaija.games.mustamaija.players.ismcts_policy import fast_rollout, fast_step, outcome, rollout
 from mustamaija.games.mustamaija.state import State
@@ -110,11 +113,15 @@ class MustamaijaKit(BasicKit):
     def sampler(self, view: View) -> Callable[[random.Random], State]:
         """Return a dealer of the unseen cards: by what players keep (:mod:`.beliefs`), or uniformly without ``beliefs``.
 
-        Uniformly is :meth:`Determiniser.draw`: :func:`~mustamaija.games.mustamaija.sampling.sample_state`, faster.
+        With ``beliefs``, once the talon is empty the deals are also weighed by the other seats' play since
+        (:class:`~mustamaija.games.mustamaija.players.inference.PlayEvidence`). Uniformly is
+        :meth:`Determiniser.draw`: :func:`~mustamaija.games.mustamaija.sampling.sample_state`, faster.
         """
-        if self.beliefs:
-            return InformedDeterminiser(view, shipped_model()).draw
-        return Determiniser(view).draw
+        if not self.beliefs:
+            return Determiniser(view).draw
+        draw = InformedDeterminiser(view, shipped_model()).draw
+        evidence = PlayEvidence.of(view)
+        return evidence.dealer(draw) if evidence is not None else draw
 
     def fixed_step(self, view: View, seed: int | None) -> int | None:
         """Return the heuristic's step for an action begun without a plan, or its declaration (V4); else ``None``."""
