@@ -42,9 +42,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mustamaija.core.records import play_indexed
+from mustamaija.games.mustamaija.endgame import EndgameSolver
 from mustamaija.games.mustamaija.record import Record
-from mustamaija.games.mustamaija.rules import Rules
-from mustamaija.games.mustamaija.solver import Solver
 from mustamaija.games.mustamaija.state import LEAD, State
 
 __all__ = ["THREE_CARDS", "Tally", "Verdict", "main", "tally", "verdict", "verdicts"]
@@ -70,26 +69,17 @@ class Verdict:
     """Safe at the first three-holder checkpoint; ``None`` when there was none it took part in, small enough."""
 
 
-class _Solvers:
-    """One solver per rule set, trump and player count, replaced when its tables grow too large."""
-
-    def __init__(self) -> None:
-        self._cache: dict[tuple[Rules, int, int], Solver] = {}
-
-    def safe(self, state: State, seat: int) -> bool:
-        key = (state.rules, state.trump, state.n)
-        solver = self._cache.get(key)
-        if solver is None or len(solver.table) + len(solver.mtable) > _MAX_TABLE:
-            solver = self._cache[key] = Solver(state.rules, state.trump, state.n)
-        return solver.state_safe(state, seat)
+def _safe(solvers: EndgameSolver, state: State, seat: int) -> bool:
+    """Return whether ``seat`` can make sure of not losing ``state`` (a talon-empty lead), by the solver for its table."""
+    return solvers.solver(state.rules, state.trump, state.n).state_safe(state, seat)
 
 
-def verdicts(record: Record, three_cards: int = THREE_CARDS, solvers: _Solvers | None = None) -> list[Verdict]:
+def verdicts(record: Record, three_cards: int = THREE_CARDS, solvers: EndgameSolver | None = None) -> list[Verdict]:
     """Return the solver's verdicts on every seat in the game of ``record`` (the whole game, played to its end).
 
     The record is replayed once, in place, whatever the number of seats.
     """
-    solvers = solvers or _Solvers()
+    solvers = solvers or EndgameSolver(max_table=_MAX_TABLE)
     state = record.start()
     last_two = ["none"] * state.n
     three: list[bool | None] = [None] * state.n
@@ -108,9 +98,9 @@ def verdicts(record: Record, three_cards: int = THREE_CARDS, solvers: _Solvers |
                 if holders <= 2:
                     last_two[seat] = "out"
             elif holders == 2:
-                last_two[seat] = "safe" if solvers.safe(state, seat) else "lost"
+                last_two[seat] = "safe" if _safe(solvers, state, seat) else "lost"
             elif holders == 3 and three[seat] is None and sum(sizes) <= three_cards:
-                three[seat] = solvers.safe(state, seat)
+                three[seat] = _safe(solvers, state, seat)
 
     look()
     for i, action in enumerate(record.actions):
@@ -121,7 +111,7 @@ def verdicts(record: Record, three_cards: int = THREE_CARDS, solvers: _Solvers |
     return [Verdict(state.loser == seat, last_two[seat], three[seat]) for seat in range(state.n)]
 
 
-def verdict(record: Record, seat: int, three_cards: int = THREE_CARDS, solvers: _Solvers | None = None) -> Verdict:
+def verdict(record: Record, seat: int, three_cards: int = THREE_CARDS, solvers: EndgameSolver | None = None) -> Verdict:
     """Return the solver's verdicts on ``seat`` in the game of ``record`` (see :func:`verdicts`)."""
     return verdicts(record, three_cards, solvers)[seat]
 
@@ -166,7 +156,7 @@ class Tally:
 
 def tally(records: Iterable[tuple[Record, Sequence[str]]], three_cards: int = THREE_CARDS) -> list[Tally]:
     """Return one :class:`Tally` per bot spec over ``records``, each given with its seats' bot specs."""
-    solvers = _Solvers()
+    solvers = EndgameSolver(max_table=_MAX_TABLE)
     out: dict[str, Tally] = {}
     for record, bots in records:
         for bot, v in zip(bots, verdicts(record, three_cards, solvers), strict=True):

@@ -50,21 +50,24 @@ Pairs = tuple[tuple[int, int], ...]
 
 
 class EndgameSolver:
-    """Keeps one :class:`Solver` (and its table) per rule set and trump suit, for the two-seat endgames of a game."""
+    """Keeps one :class:`Solver` (and its tables) for the endgames of a game: the last rule set, trump and seat count asked for.
+
+    A solver whose tables hold more than ``max_table`` positions is replaced by a fresh one, to bound the memory.
+    """
 
     def __init__(self, max_cards: int = MAX_SOLVER_CARDS, max_table: int = 500_000) -> None:
         self.max_cards = max_cards
         self.max_table = max_table
-        self._key: tuple[Rules, int] | None = None
+        self._key: tuple[Rules, int, int] | None = None
         self._solver: Solver | None = None
         self.calls = 0
 
-    def solver(self, rules: Rules, trump: int) -> Solver:
-        """Return the solver for two seats under ``rules`` and ``trump``, built on first use."""
-        key = (rules, trump)
+    def solver(self, rules: Rules, trump: int, players: int = 2) -> Solver:
+        """Return the solver for ``players`` seats (two: a two-seat endgame) under ``rules`` and ``trump``."""
+        key = (rules, trump, players)
         solver = self._solver
-        if solver is None or self._key != key or len(solver.table) > self.max_table:
-            solver = self._solver = Solver(rules, trump, 2)
+        if solver is None or self._key != key or len(solver.table) + len(solver.mtable) > self.max_table:
+            solver = self._solver = Solver(rules, trump, players)
             self._key = key
         return solver
 
