@@ -8,6 +8,7 @@ import pytest
 
 from mustamaija import State
 from mustamaija.core.errors import RulesError
+from mustamaija.games.mustamaija.actions import Declare
 from mustamaija.games.mustamaija.rules import PRESETS, Rules
 from mustamaija.games.mustamaija.takeback import Takeback, draw_free_turns
 from mustamaija.players.registry import make_bot
@@ -69,8 +70,9 @@ def test_takeback_gives_the_state_of_that_moment(players: int, preset: str, bot:
                 continue
             view = s.view(s.to_act)
             count = draw_free_turns(view.history.node, len(view.history), rules.hand_size, view.hand_sizes, view.talon_size)
-            if rules.trump == "marriage" and any(getattr(a, "suit", None) is not None for a in view.history):
-                continue  # A declaration after the last draw stops the count (checked below).
+            if any(isinstance(a, Declare) for a in list(view.history)[base.nlog:]):
+                assert count == 0  # A declaration after the last draw stops the count.
+                continue
             if s.nlog < base.nlog:  # The defence of the lead whose attacker drew the last cards.
                 assert count == 0
                 continue

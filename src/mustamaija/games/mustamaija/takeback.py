@@ -94,8 +94,11 @@ def draw_free_turns(log: Any, nlog: int, hand_size: int, hand_sizes: Sequence[in
     if talon or sizes != list(hand_sizes):
         return 0  # The log does not add up to the table as it is.
     start = last_draw + 1
-    if start < len(kinds) and kinds[start] != LEAD_ENTRY:
-        start += 1  # The last draw came with a lead: its defence is part of that turn.
+    if last_draw >= 0 and kinds[last_draw] == LEAD_ENTRY:
+        # The last draw came with a lead: its defence (and a declaration before it) is part of that turn.
+        while start < len(kinds) and kinds[start] != BEAT_ENTRY:
+            start += 1
+        start += 1
     if any(kind != LEAD_ENTRY and kind != BEAT_ENTRY for kind in kinds[start:]):
         return 0
     return max(0, nlog - start)
