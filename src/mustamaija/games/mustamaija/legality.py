@@ -26,6 +26,7 @@ from mustamaija.games.mustamaija.rules import LEAD, Rules
 
 __all__ = [
     "BEATERS",
+    "MARRIAGES",
     "RuleFacts",
     "above_in_suit",
     "beaters",
@@ -44,7 +45,8 @@ __all__ = [
 
 NO_LIMIT: Final = 52
 _QS_BIT: Final = 1 << QS
-_KQ: Final = tuple((1 << (s * 13 + 11)) | (1 << (s * 13 + 10)) for s in range(4))
+MARRIAGES: Final = tuple((1 << (s * 13 + 11)) | (1 << (s * 13 + 10)) for s in range(4))
+"""The king and queen of each suit, by suit: a marriage (V3) when held together."""
 
 
 def above_in_suit(card: int) -> int:
@@ -138,7 +140,7 @@ def declarable_suits(rules: Rules, hand: int, declarer: int) -> int:
         return 0
     out = 0
     for s in (1, 2, 3):  # V3: never spades.
-        if hand & _KQ[s] == _KQ[s]:
+        if hand & MARRIAGES[s] == MARRIAGES[s]:
             out |= 1 << s
     return out
 
@@ -260,7 +262,7 @@ def check_declare(rules: Rules, seat: int, hand: int, suit: int, declarer: int, 
         )
     if suit == SPADES:
         raise IllegalActionError("V3", "a marriage in spades cannot be declared: spades are never trumps by marriage")
-    if hand & _KQ[suit] != _KQ[suit]:
+    if hand & MARRIAGES[suit] != MARRIAGES[suit]:
         raise IllegalActionError("V3", f"seat {seat} does not hold both K{SUITS[suit]} and Q{SUITS[suit]}")
 
 

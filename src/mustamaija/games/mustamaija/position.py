@@ -653,7 +653,7 @@ class Position(JsonDocument):
             raise FormatError(f"'trump_suit' is {SUITS[trump]}, but under 'trump': 'marriage' only a declared marriage "
                               "makes trumps: give 'declarer' (a seat or 'before') (V3)")
         if decl >= 0:
-            pair = (1 << (trump * 13 + 10)) | (1 << (trump * 13 + 11))
+            pair = L.MARRIAGES[trump]
             talon = 0
             for c in self.talon:
                 talon |= 1 << c

@@ -139,7 +139,7 @@ __all__ = ["Reply", "SolveResult", "Solver", "solve"]
 _QS_BIT: Final = 1 << QS
 _NOQS: Final = ALL_CARDS & ~_QS_BIT
 _SM: Final = SUIT_MASKS
-_KQ: Final = tuple((1 << (s * 13 + 11)) | (1 << (s * 13 + 10)) for s in range(4))
+_KQ: Final = L.MARRIAGES
 
 Hands = tuple[int, ...]
 Pairs = tuple[tuple[int, int], ...]

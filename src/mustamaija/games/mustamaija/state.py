@@ -738,7 +738,7 @@ class State(StepState):
         self.trump = suit
         self.declarer = seat
         self.declared = suit
-        self.public |= (1 << (suit * 13 + 10)) | (1 << (suit * 13 + 11))
+        self.public |= L.MARRIAGES[suit]
         self._legal = -1
 
     def _go_out(self, seat: int) -> None:
