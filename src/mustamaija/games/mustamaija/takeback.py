@@ -68,6 +68,11 @@ def draw_free_turns(log: Any, nlog: int, hand_size: int, hand_sizes: Sequence[in
     last draw, or when the count does not end at ``talon_size`` and the
     hand sizes ``hand_sizes`` (a rule set this count does not know).
     """
+    return _draw_free(entries(log, nlog), hand_size, hand_sizes, talon_size)
+
+
+def _draw_free(log: list[Entry], hand_size: int, hand_sizes: Sequence[int], talon_size: int) -> int:
+    """Return :func:`draw_free_turns` of a log given as its entries, oldest first."""
     if talon_size:
         return 0
     players = len(hand_sizes)
@@ -75,9 +80,7 @@ def draw_free_turns(log: Any, nlog: int, hand_size: int, hand_sizes: Sequence[in
     talon = 52 - players * hand_size
     led = 0
     last_draw = -1
-    kinds: list[int] = []
-    for i, (kind, seat, data) in enumerate(entries(log, nlog)):
-        kinds.append(kind)
+    for i, (kind, seat, data) in enumerate(log):
         if kind == LEAD_ENTRY:
             led = popcount(data)
             sizes[seat] -= led
@@ -94,14 +97,14 @@ def draw_free_turns(log: Any, nlog: int, hand_size: int, hand_sizes: Sequence[in
     if talon or sizes != list(hand_sizes):
         return 0  # The log does not add up to the table as it is.
     start = last_draw + 1
-    if last_draw >= 0 and kinds[last_draw] == LEAD_ENTRY:
+    if last_draw >= 0 and log[last_draw][0] == LEAD_ENTRY:
         # The last draw came with a lead: its defence (and a declaration before it) is part of that turn.
-        while start < len(kinds) and kinds[start] != BEAT_ENTRY:
+        while start < len(log) and log[start][0] != BEAT_ENTRY:
             start += 1
         start += 1
-    if any(kind != LEAD_ENTRY and kind != BEAT_ENTRY for kind in kinds[start:]):
+    if any(kind != LEAD_ENTRY and kind != BEAT_ENTRY for kind, _, _ in log[start:]):
         return 0
-    return max(0, nlog - start)
+    return max(0, len(log) - start)
 
 
 class Takeback:
@@ -136,14 +139,14 @@ class Takeback:
     @classmethod
     def of(cls, log: Any, nlog: int, hand_size: int, hand_sizes: Sequence[int], talon_size: int) -> Takeback | None:
         """Return the takeback of every entry since the talon emptied (:func:`draw_free_turns`), or ``None`` if none."""
-        count = draw_free_turns(log, nlog, hand_size, hand_sizes, talon_size)
+        older = entries(log, nlog)
+        count = _draw_free(older, hand_size, hand_sizes, talon_size)
         if not count:
             return None
-        older = entries(log, nlog)
-        span = older[nlog - count:]
+        base = nlog - count
         prior = 0
         led = 0
-        for kind, _, data in older[:nlog - count]:
+        for kind, _, data in older[:base]:
             if kind == LEAD_ENTRY:
                 led = data
             elif kind == BEAT_ENTRY:
@@ -154,25 +157,26 @@ class Takeback:
         node = log
         for _ in range(count):
             node = node[1]
-        return cls(span, node, nlog - count, prior)
+        return cls(older[base:], node, base, prior)
 
     def hands_before(self, hands: list[int]) -> list[int]:
         """Return the hands before the span, from ``hands`` after it (a new list)."""
         out = hands[:]
-        beat: Entry | None = None
+        defender = -1  # The seat of the defence taken back last (the lead's, next), or -1.
+        pairs: tuple[tuple[int, int], ...] = ()
         for kind, seat, data in reversed(self.span):
             if kind == BEAT_ENTRY:
-                beat = (kind, seat, data)
+                defender, pairs = seat, data
                 continue
             out[seat] |= data  # The lead's cards were in the attacker's hand.
-            if beat is not None:
-                _, d, pairs = beat
+            if defender >= 0:
                 beaten = beaters = 0
                 for a, b in pairs:
                     beaten |= 1 << a
                     beaters |= 1 << b
-                out[d] = (out[d] & ~(data & ~beaten)) | beaters  # It gave back what it picked up, took back its beaters.
-                beat = None
+                # It gave back what it picked up, took back its beaters.
+                out[defender] = (out[defender] & ~(data & ~beaten)) | beaters
+                defender = -1
         return out
 
     def rewind(self, state: State) -> State:
@@ -215,4 +219,4 @@ def _declared(state: State) -> int:
     """Return the king and queen of a declared marriage (V4): public since the declaration."""
     if state.declarer < 0 or state.declared < 0:
         return 0
-    return (1 << (state.declared * 13 + 10)) | (1 << (state.declared * 13 + 11))
+    return L.MARRIAGES[state.declared]
