@@ -37,7 +37,7 @@ BUILD_ENV: Final = "MUSTAMAIJA_BUILD"
 CORE_MODULES: Final = ("bits", "cards", "draws", "observation", "state")
 """The modules of ``mustamaija.core`` the install compiles."""
 
-GAME_MODULES: Final = ("legality", "state", "knowledge", "observation", "sampling", "solver", "endgame",
+GAME_MODULES: Final = ("legality", "state", "playout", "knowledge", "observation", "sampling", "solver", "endgame",
                        "players.heuristic")
 """The modules of each game package (``mustamaija.games.*``) the install compiles, those of them it has.
 

@@ -41,6 +41,7 @@ from mustamaija.core.state import StepState, passes
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import BEAT_ENTRY, DECLARE, DECLARE_ENTRY, LEAD_ENTRY, STOP, Beat, Declare, Lead, step_name
 from mustamaija.games.mustamaija.deals import shuffled_deck
+from mustamaija.games.mustamaija.playout import play_out_randomly
 from mustamaija.games.mustamaija.rules import DEFEND, LEAD, OVER, PHASES, Phase, Rules
 from mustamaija.games.mustamaija.view import View, view_of
 
@@ -499,6 +500,14 @@ class State(StepState):
             if L.current_led(rem, hand & ~self.used, trump) >= 0:
                 return
         self._do_beat(self.defender, self.pairs)
+
+    def play_out_randomly(self, rng: random.Random) -> int:
+        """Play uniformly random legal steps to the end of the deal, in place; return the number of steps.
+
+        The steps and draws of the generic loop, made by
+        :func:`~mustamaija.games.mustamaija.playout.play_out_randomly` on the state's fields.
+        """
+        return play_out_randomly(self, rng)
 
     def describe_step(self, step: int) -> str:
         """Return what a step would do now, for people, such as ``"beat 9H with JH"``."""
