@@ -171,7 +171,7 @@ def play_out_randomly(s: State, rng: random.Random) -> int:
                 sel |= 1 << card
                 if popcount(sel) < limit and hand & _ABOVE[card]:
                     continue
-            # The lead is complete: log it, draw (M12), go out at once when empty (M18).
+            # The lead is complete (M10, M11): log it.
             log = ((LEAD_ENTRY, seat, sel), log)
             nlog += 1
             hand &= ~sel
@@ -185,39 +185,24 @@ def play_out_randomly(s: State, rng: random.Random) -> int:
                 tknown = s.tknown
                 trump = s.trump
                 beats = L.BEATERS[trump]
-            if tpos < end and hand_size > popcount(hand):
-                top = min(end, tpos + hand_size - popcount(hand))
-                drawn = 0
-                for i in range(tpos, top):
-                    drawn |= 1 << talon[i]
-                tpos = top
-                hand |= drawn
-                public |= drawn & tknown
-            hands[seat] = hand
-            if not hand and tpos >= end and not outmask >> seat & 1:
-                outmask |= 1 << seat
-                out = out + (seat,)  # noqa: RUF005  # As the state does.
-            phase = DEFEND
-            led = rem = sel
-            sel = used = beaten = 0
-            pairs = ()
-            continue
-        if cur >= 0:
-            rem &= ~(1 << cur)
-            if card >= 0:
-                pairs = pairs + ((cur, card),)  # noqa: RUF005
-                used |= 1 << card
-                beaten |= 1 << cur
-            answered = True
-            continue
-        answered = False
-        # The defence is complete (M13, M14): log it, take up what was not beaten, draw (M12).
-        log = ((BEAT_ENTRY, seat, pairs), log)
-        nlog += 1
-        taken = led & ~beaten
-        public |= taken
-        discard |= beaten | used
-        hand = (hand & ~used) | taken
+        else:
+            if cur >= 0:
+                rem &= ~(1 << cur)
+                if card >= 0:
+                    pairs = pairs + ((cur, card),)  # noqa: RUF005  # As the state does.
+                    used |= 1 << card
+                    beaten |= 1 << cur
+                answered = True
+                continue
+            answered = False
+            # The defence is complete (M13, M14): log it, take up what was not beaten.
+            log = ((BEAT_ENTRY, seat, pairs), log)
+            nlog += 1
+            taken = led & ~beaten
+            public |= taken
+            discard |= beaten | used
+            hand = (hand & ~used) | taken
+        # Either action ends with a draw (M12), and a seat left with nothing once the talon is gone is out (M18).
         if tpos < end and hand_size > popcount(hand):
             top = min(end, tpos + hand_size - popcount(hand))
             drawn = 0
@@ -227,12 +212,18 @@ def play_out_randomly(s: State, rng: random.Random) -> int:
             hand |= drawn
             public |= drawn & tknown
         hands[seat] = hand
-        turns += 1
-        led = rem = used = beaten = 0
-        pairs = ()
         if not hand and tpos >= end and not outmask >> seat & 1:
             outmask |= 1 << seat
             out = out + (seat,)  # noqa: RUF005
+        if lead:  # The defender answers the lead, even if the attacker is out (M18).
+            phase = DEFEND
+            led = rem = sel
+            sel = used = beaten = 0
+            pairs = ()
+            continue
+        turns += 1
+        led = rem = used = beaten = 0
+        pairs = ()
         # The next turn (M16): from the defender if it beat everything, else from the seat after it.
         holders = 0
         last = -1
