@@ -364,14 +364,16 @@ class _Frame:
         self.ki = 0
         self.node_rank = node_rank  # The hero to lead: the highest rank of its lost options so far.
         self.idx = idx  # Its place on the path.
-        self.deps: set[int] = set()  # The places on the path whose being safe its value so far rests on.
-        self.groups: list[_Group] = []  # Safe positions below it, kept back until what they rest on is decided.
+        self.deps = 0  # The places on the path whose being safe its value so far rests on: bit i for place i.
+        # Safe positions below it kept back, each group here because this is the deepest place it rests on: it is
+        # decided when this position is. Passing groups up frame by frame cost a walk of every level on a deep path.
+        self.groups: list[_Group] = []
 
 
 class _Group:
     """Safe positions kept back together, because they rest on the same places on the path (``mask``)."""
 
-    def __init__(self, keys: list[tuple[object, ...]], mask: set[int]) -> None:
+    def __init__(self, keys: list[tuple[object, ...]], mask: int) -> None:
         self.keys = keys
         self.mask = mask
         self.merged: _Group | None = None  # What it rested on deepest turned out safe: it is part of this group now.
@@ -402,10 +404,19 @@ def _open_replies(o: _Option) -> tuple[int, int]:
 
 
 def _alive(g: _Group | None) -> _Group | None:
-    """Return the group a kept-back position belongs to now, or None if it was dropped."""
-    while g is not None and g.merged is not None:
-        g = g.merged
-    return None if g is None or g.dead else g
+    """Return the group a kept-back position belongs to now, or None if it was dropped.
+
+    Groups merge again and again on a deep path, so the walk shortens what it walks (path compression): every
+    group on the way then points at the group they all belong to.
+    """
+    if g is None:
+        return None
+    root = g
+    while root.merged is not None:
+        root = root.merged
+    while g.merged is not None and g.merged is not root:
+        g.merged, g = root, g.merged
+    return None if root.dead else root
 
 
 class Solver:
@@ -1132,7 +1143,7 @@ class Solver:
                             if g is not None:
                                 f.deps |= g.mask
                             else:
-                                f.deps.add(i)
+                                f.deps |= 1 << i
                             v = _SAFE
                         else:
                             opened = self._open(k, hs, nxt, hero, len(stack))
@@ -1163,36 +1174,31 @@ class Solver:
             stack.pop()
             del on_path[f.key]
             here = f.idx
+            # The groups of this frame rest on this place, the deepest place each rests on (see _Frame.groups).
             if nv != _SAFE:
                 self._store(f.key, nv)
                 for g in f.groups:
-                    if here in g.mask:
-                        g.dead = True
-                        self.dropped += len(g.keys)  # It rested on this position.
-                    else:
-                        stack[-1].groups.append(g)  # It rests on places above: nonzero, so there is a parent.
+                    g.dead = True
+                    self.dropped += len(g.keys)
             else:
-                f.deps.discard(here)
                 group = _Group([f.key], f.deps)
-                up = []
                 for g in f.groups:
-                    if here in g.mask:
-                        g.merged = group
-                        group.keys += g.keys
-                        group.mask |= g.mask
-                        group.mask.discard(here)
+                    g.merged = group
+                    if len(g.keys) > len(group.keys):  # The shorter list joins the longer: no key is copied often.
+                        g.keys += group.keys
+                        group.keys = g.keys
                     else:
-                        up.append(g)
+                        group.keys += g.keys
+                    group.mask |= g.mask
+                group.mask &= ~(1 << here)
                 if not group.mask:
                     for k in group.keys:
                         mtable[k] = True
                 else:
                     self.kept_back += 1
                     kept[f.key] = group
-                    up.append(group)
+                    stack[group.mask.bit_length() - 1].groups.append(group)
                     stack[-1].deps |= group.mask
-                if up:
-                    stack[-1].groups += up
             if not stack:
                 return
             v = nv
