@@ -548,6 +548,36 @@ def _hinted_page(server: str, browser: Browser, game: str, viewport: ViewportSiz
     return page
 
 
+def test_a_suggested_defence_names_the_cards_it_picks_up(server: str, browser: Browser) -> None:
+    """A hinted defence that leaves led cards unbeaten says it picks them up, not "pass" (M13)."""
+    req = urllib.request.Request(f"{server}/api/tables", data=json.dumps({
+        "players": 2, "hints": True, "seats": [{"kind": "person"}, {"kind": "bot", "bot": "easy"}]}).encode(),
+        headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        created = json.load(r)
+    page = browser.new_page(viewport=LAPTOP)
+    page.goto(f"{server}/t/{created['table']['id']}#seat=0&token={created['token']}")
+    while _wait_turn_or_end(page) == "turn":
+        snap = _state(page)
+        legal = snap["state"]["legal"]
+        if legal["kind"] == "beat":
+            led = legal["led"]
+            said = page.evaluate("() => window.mustamaija.layout.describeAction({beat: {}})")
+            assert said.startswith("pick up "), said
+            beatable = [c for c in led if legal["beaters"][c]]
+            if beatable:
+                first = beatable[0]
+                said = page.evaluate("(a) => window.mustamaija.layout.describeAction(a)",
+                                     {"beat": {first: legal["beaters"][first][0]}})
+                assert said.startswith("beat ") and ("pick up" in said) == (len(led) > 1), said
+            assert "pass" not in said
+            return
+        _lead(page, by_keyboard=False)
+        page.wait_for_function(f"() => window.mustamaija.meta.version > {snap['meta']['version']} "
+                               "&& !window.mustamaija.pending", timeout=30000)
+    pytest.fail("the deal ended before this seat defended")
+
+
 def test_what_matters_is_above_the_fold_on_a_laptop_and_fits_a_phone(server: str, browser: Browser) -> None:
     # Issue 16, bug 8: at 1280x800 the hint, Black Maria's hand and the lobby's Create button fell below the
     # fold; on a phone, key badges showed, and Black Maria's seat text spilled out of its boxes.

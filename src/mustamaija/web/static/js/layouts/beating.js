@@ -699,7 +699,12 @@ export function createLayout(ctx) {
       lastClick = { card: null, at: -Infinity };
     },
     describeEvent: (ev, meta) => describeEvent(ev, meta, app.seat),
-    describeAction: (action) => describeAction(action, "You").text.replace(/^You /, ""),
+    describeAction: (action) => {
+      // A suggested defence names what it picks up too: the led cards it leaves unbeaten (M13).
+      const l = legal();
+      const taken = action.beat && l && l.kind === "beat" ? l.led.filter((c) => !(c in action.beat)) : [];
+      return describeAction(action, "You", { taken }).text.replace(/^You /, "");
+    },
     turnText() {
       const s = app.state;
       const l = legal();
