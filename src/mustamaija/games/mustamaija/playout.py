@@ -51,7 +51,6 @@ if TYPE_CHECKING:
 
 __all__ = ["play_out_randomly"]
 
-_NO_LIMIT: Final = L.NO_LIMIT
 _ABOVE: Final = tuple(L.above_in_suit(card) for card in range(52))
 """The cards of each card's suit ranked above it (interpreted, a table read is quicker than the arithmetic)."""
 
@@ -75,8 +74,6 @@ def play_out_randomly(s: State, rng: random.Random) -> int:
     marriage = facts.marriage
     hand_size = facts.hand_size
     max_turns = facts.max_turns
-    limit_always = facts.limit_always
-    max_lead = facts.max_lead
     n = s.n
     hands = s.hands
     talon = s.talon
@@ -176,9 +173,7 @@ def play_out_randomly(s: State, rng: random.Random) -> int:
             nlog += 1
             hand &= ~sel
             if s.turn_pending:  # M6: the first lead turns the trump card.
-                s.talon = talon
-                s.tpos = tpos
-                s._turn_trump()
+                s._turn_trump()  # Before the first lead's draw: the state's talon is still this one.
                 talon = s.talon
                 end = len(talon)
                 tpos = s.tpos
@@ -250,8 +245,7 @@ def play_out_randomly(s: State, rng: random.Random) -> int:
         attacker = a
         defender = d
         phase = LEAD
-        lim = popcount(hands[d]) if tpos >= end or limit_always else _NO_LIMIT  # M11, M17
-        limit = lim if lim < max_lead else max_lead
+        limit = L.lead_limit(facts, popcount(hands[d]), end - tpos)  # M11, M17: once a turn, so the rule's own function.
     s.tpos = tpos
     s.public = public
     s.discard = discard
