@@ -116,6 +116,7 @@ lead and every defence is tried and positions are keyed by the exact hands.
 
 from __future__ import annotations
 
+import struct
 import time
 import types
 from collections.abc import Iterator
@@ -143,6 +144,14 @@ _KQ: Final = L.MARRIAGES
 
 Hands = tuple[int, ...]
 Pairs = tuple[tuple[int, int], ...]
+Key = object
+"""A position's key in the tables of the search with three or more holders (opaque: compared and hashed only)."""
+
+_KEY: Final = struct.Struct("<3b5q")
+"""A canonical key of up to five holders (:meth:`Solver.key`) as the bytes of its eight numbers.
+
+Bytes rather than a tuple: one object of about 70 bytes instead of a tuple and its boxed codes (about 290), which
+the garbage collector does not walk and a lookup compares with one ``memcmp``. A deep search keeps millions."""
 
 
 def _pack_table(width: int, above: bool) -> list[int]:
@@ -346,7 +355,7 @@ _NONE: Final = -3
 class _Option:
     """An option of a position in the search whose value its known replies did not settle."""
 
-    def __init__(self, hero_chooses: bool, rank: int, kids: list[tuple[Hands, int, tuple[object, ...]]], order: int) -> None:
+    def __init__(self, hero_chooses: bool, rank: int, kids: list[tuple[Hands, int, Key]], order: int) -> None:
         self.hero_chooses = hero_chooses  # The hero defends (or declares): the option is lost only if every reply is.
         self.rank = rank  # The highest rank of its lost replies so far.
         self.kids = kids  # The replies still to search: the hands, the next attacker and the key.
@@ -356,7 +365,7 @@ class _Option:
 class _Frame:
     """A position on the path of :meth:`Solver._search`, with where its options have got to."""
 
-    def __init__(self, key: tuple[object, ...], hero_moves: bool, opts: list[_Option], node_rank: int, idx: int) -> None:
+    def __init__(self, key: Key, hero_moves: bool, opts: list[_Option], node_rank: int, idx: int) -> None:
         self.key = key
         self.hero_moves = hero_moves
         self.opts = opts
@@ -373,7 +382,7 @@ class _Frame:
 class _Group:
     """Safe positions kept back together, because they rest on the same places on the path (``mask``)."""
 
-    def __init__(self, keys: list[tuple[object, ...]], mask: int) -> None:
+    def __init__(self, keys: list[Key], mask: int) -> None:
         self.keys = keys
         self.mask = mask
         self.merged: _Group | None = None  # What it rested on deepest turned out safe: it is part of this group now.
@@ -437,14 +446,13 @@ class Solver:
         self.trump_mask = _SM[trump] & _NOQS if trump >= 0 else 0
         self.trump_shift = 13 * trump if trump >= 0 else 0
         self.table: dict[int, bool] = {}
-        self.mtable: dict[tuple[object, ...], bool] = {}
+        self.mtable: dict[Key, int] = {}  # Positions of three or more holders decided: _SAFE, or a lost one's rank.
         self.utable: dict[int, bool] = {}
         self._subs: dict[int, Solver] = {}
         self._lead_cache: dict[int, list[int]] = {}
         self._def_cache: dict[int, list[tuple[int, int]]] = {}
         self._mdef_cache: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
         self._counter = [0]
-        self.rank: dict[tuple[object, ...], int] = {}
         self.searches = 0
         self.kept_back = 0  # Safe positions found resting on the search path (see _search).
         self.dropped = 0  # Of those, the ones dropped because what they rested on was lost.
@@ -468,7 +476,7 @@ class Solver:
 
     # -- positions -------------------------------------------------------------
 
-    def key(self, hands: Hands, attacker: int, hero: int) -> tuple[object, ...]:
+    def key(self, hands: Hands, attacker: int, hero: int) -> Key:
         """Return the canonical key of a lead position for ``hero`` (see the module docstring).
 
         Each suit's code packs, holder by holder from the player to lead
@@ -522,14 +530,14 @@ class Solver:
         if trump < 0 or trump == 0:
             # Hearts, diamonds and clubs are interchangeable: sorted.
             c1, c2, c3 = _sorted3(c1, c2, c3)
-            return (count, hero_i, qs_owner, c0 if trump == 0 else 0, spades, c1, c2, c3)
+            return _KEY.pack(count, hero_i, qs_owner, c0 if trump == 0 else 0, spades, c1, c2, c3)
         tr, p, q = (c1, c2, c3) if trump == 1 else (c2, c1, c3) if trump == 2 else (c3, c1, c2)
         if p > q:
             p, q = q, p
-        return (count, hero_i, qs_owner, tr, spades, p, q)
+        return _KEY.pack(count, hero_i, qs_owner, tr, spades, p, q, 0)  # The trumps fixed per solver: no clash.
 
     def _key_long(self, hands: Hands, attacker: int, count: int, hero_i: int, qs_owner: int,
-                  union: int) -> tuple[object, ...]:
+                  union: int) -> Key:
         """Return :meth:`key` for six holders or more, whose codes pass 64 bits: the same key, by Python ints."""
         n = len(hands)
         order = [hands[(attacker + k) % n] for k in range(n) if hands[(attacker + k) % n]]
@@ -981,27 +989,23 @@ class Solver:
         if known is None:
             self._search(hands, attacker, hero, key)
             known = self.mtable[key]
-        return known
+        return known == _SAFE
 
-    def _mkey(self, hands: Hands, attacker: int, hero: int) -> tuple[object, ...]:
+    def _mkey(self, hands: Hands, attacker: int, hero: int) -> Key:
         if self.undeclared:
             # A king or queen may still make a marriage: no renaming of cards.
             return ("u", hands, attacker, hero)
         return self.key(hands, attacker, hero)
 
-    def _stored(self, key: tuple[object, ...]) -> int:
+    def _stored(self, key: Key) -> int:
         """Return the stored value of a position: ``_SAFE``, the rank of a lost one, or ``_NONE`` if not decided yet."""
         known = self.mtable.get(key)
-        if known is None:
-            return _NONE
-        return _SAFE if known else self.rank[key]
+        return _NONE if known is None else known
 
-    def _store(self, key: tuple[object, ...], value: int) -> None:
-        self.mtable[key] = value == _SAFE
-        if value != _SAFE:
-            self.rank[key] = value
+    def _store(self, key: Key, value: int) -> None:
+        self.mtable[key] = value
 
-    def _open(self, key: tuple[object, ...], hands: Hands, attacker: int, hero: int, idx: int) -> _Frame | int:
+    def _open(self, key: Key, hands: Hands, attacker: int, hero: int, idx: int) -> _Frame | int:
         """Return the value of a position if the known values of the positions after it settle it, else its frame.
 
         The value is ``_SAFE`` or the rank of a lost position. Each option
@@ -1023,7 +1027,7 @@ class Solver:
             hero_chooses = lead < 0 or d == hero
             rank = 0
             decided = _NONE
-            rest: list[tuple[Hands, int, tuple[object, ...]]] = []
+            rest: list[tuple[Hands, int, Key]] = []
             for hs, nxt in self._kids(hands, attacker, d, sv, lead, hero):
                 if nxt < 0:
                     q = _SAFE if nxt == _SAFE else 0
@@ -1090,7 +1094,7 @@ class Solver:
                 out.append((r.hands, r.next))
         return out
 
-    def _search(self, hands: Hands, attacker: int, hero: int, root: tuple[object, ...]) -> None:
+    def _search(self, hands: Hands, attacker: int, hero: int, root: Key) -> None:
         """Decide a position with three or more holders by a depth-first search of the AND/OR graph; store its value.
 
         A position where the hero leads is lost when all its options are,
@@ -1122,8 +1126,8 @@ class Solver:
         if not isinstance(first, _Frame):
             self._store(root, first)
             return
-        on_path: dict[tuple[object, ...], int] = {root: 0}
-        kept: dict[tuple[object, ...], _Group] = {}  # Safe positions kept back, with the group holding them.
+        on_path: dict[Key, int] = {root: 0}
+        kept: dict[Key, _Group] = {}  # Safe positions kept back, with the group holding them.
         stack: list[_Frame] = [first]
         v = _NONE  # A value coming back to the top frame: _SAFE, or the rank of a lost position.
         while True:
@@ -1193,7 +1197,7 @@ class Solver:
                 group.mask &= ~(1 << here)
                 if not group.mask:
                     for k in group.keys:
-                        mtable[k] = True
+                        mtable[k] = _SAFE
                 else:
                     self.kept_back += 1
                     kept[f.key] = group
@@ -1262,7 +1266,7 @@ class Solver:
         The side with a winning plan follows it; the other side resists as
         long as it can (it cannot change the result). With three or more
         holders the others, when they can force the hero to lose, always move
-        to a lost position of lower rank (see :meth:`_build`), so the line
+        to a lost position of lower rank (see :meth:`_lost_step`), so the line
         reaches the end; when they cannot, play may go round for ever and the
         line stops after ``limit`` turns.
         """
@@ -1286,6 +1290,61 @@ class Solver:
             attacker = reply.next
         return out
 
+    def _known_value(self, reply: Reply, hero: int) -> int:
+        """Return ``hero``'s value after ``reply`` if it is known without a search: ``_SAFE``, a lost rank, or ``_NONE``.
+
+        Known: the end of the deal, the hero out, two holders left (the
+        two-player solver, which is quick), or a position the search has
+        stored (under the trumps the reply leaves).
+        """
+        if not reply.hands[hero]:
+            return _SAFE
+        if reply.next < 0:
+            return 0
+        solver = self if reply.trump == self.trump else self.sub(reply.trump)
+        if _holders(reply.hands) <= 2:
+            return _SAFE if solver.safe(reply.hands, reply.next, hero) else 0
+        return solver._stored(solver._mkey(reply.hands, reply.next, hero))
+
+    def _lost_step(self, hands: Hands, attacker: int, d: int, hero: int,
+                   choices: list[tuple[int, Solver]]) -> tuple[int, int, Reply, Solver] | None:
+        """Return the next step of a line from a lost position, judged from what the search has stored; no search.
+
+        The search that found the position lost stored, for every option it
+        judged, the lost positions that decided it, with their ranks (see
+        :meth:`_search`). So without searching anything more: the others take
+        the option of lowest rank among those known to be lost (a lead whose
+        defender is the hero is lost when every reply is, with the highest of
+        their ranks; any other when one reply is, with the lowest), and the
+        hero, when it leads, the option whose known lowest rank is highest,
+        resisting as long as it can see. The option the search decided by
+        is among them, so the rank falls at every step and the line ends
+        with the hero's loss. ``None``: nothing known (never expected).
+        """
+        best: tuple[int, int, int, Reply, Solver] | None = None  # (rank, decl, lead, reply, solver)
+        hero_leads = attacker == hero
+        for decl, sv in choices:
+            for lead in sv.leads(hands[attacker], hands[d], _others(hands, attacker)):
+                chosen: tuple[int, Reply] | None = None
+                for r in sv.replies(hands, attacker, lead):
+                    v = sv._known_value(r, hero)
+                    if d == hero:  # The hero replies: lost only if every reply is; it takes the highest rank.
+                        if v < 0:
+                            chosen = None
+                            break
+                        if chosen is None or v > chosen[0]:
+                            chosen = (v, r)
+                    elif v >= 0 and (chosen is None or v < chosen[0]):  # Another seat replies: the lowest rank.
+                        chosen = (v, r)
+                if chosen is None:
+                    continue
+                rank, reply = chosen
+                if best is None or (rank > best[0] if hero_leads else rank < best[0]):
+                    best = (rank, decl, lead, reply, sv)
+        if best is None:
+            return None
+        return best[1], best[2], best[3], best[4]
+
     def _loss_rank(self, reply: Reply, hero: int) -> int | None:
         """Return ``None`` if ``hero`` is safe after ``reply``, else the rank of the lost position (0: it ends without cycles)."""
         if self.reply_safe(reply, hero):
@@ -1293,7 +1352,7 @@ class Solver:
         if reply.next < 0 or _holders(reply.hands) <= 2:
             return 0
         solver = self if reply.trump == self.trump else self.sub(reply.trump)
-        return solver.rank.get(solver._mkey(reply.hands, reply.next, hero), 0)
+        return max(solver.mtable.get(solver._mkey(reply.hands, reply.next, hero), 0), 0)
 
     def _line_step(self, hands: Hands, attacker: int, d: int, hero: int) -> tuple[int, int, Reply, Solver]:
         """Choose the next (declaration, lead, reply) of the principal line, and the solver for the lead's trumps."""
@@ -1305,10 +1364,10 @@ class Solver:
             replies = self.replies(hands, attacker, lead)
             reply = next((r for r in replies if self.reply_safe(r, hero) == value), replies[0])
             return -1, lead, reply, self
-        if value:
-            found = self._safe_step(hands, attacker, d, hero, choices)
-            if found is not None:
-                return found
+        found = self._safe_step(hands, attacker, d, hero, choices) if value else self._lost_step(hands, attacker, d, hero,
+                                                                                                 choices)
+        if found is not None:
+            return found
         best: tuple[tuple[int, int], int, int, Reply, Solver] | None = None
         for decl, sv in choices:
             for lead in sv.leads(hands[attacker], hands[d], _others(hands, attacker)):
