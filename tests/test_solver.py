@@ -399,3 +399,21 @@ def test_bench_reports_every_size() -> None:
     rows = bench_solver(sizes=[(3, 3), (2, 2, 2)], count=2, seed=3)
     assert [r["size"] for r in rows] == ["3+3", "2+2+2"]
     assert all(r["median_s"] >= 0 and r["count"] == 2 for r in rows)
+
+
+def test_a_lost_line_with_three_holders_searches_nothing_new() -> None:
+    # The line from a lost position follows the ranks the search stored while judging the leads: apart from the
+    # root itself, read once, it opens no position of three holders (two-holder endings go to the quick
+    # two-player search), and it still ends in the hero's loss.
+    rng = random.Random(21)
+    lost = 0
+    while lost < 10:
+        s = random_position(rng, rng.choice([[3, 3, 3], [4, 3, 2], [3, 2, 2, 2]]))
+        judge = Solver(s.rules, s.trump, s.n)
+        if judge.safe_leads(tuple(s.hands), s.attacker):
+            continue
+        lost += 1
+        opened = judge._counter[0]  # Positions of three or more holders searched (the two-player search aside).
+        line = judge.line(tuple(s.hands), s.attacker, s.attacker)
+        assert judge._counter[0] <= opened + 1
+        _replay_line(s, line, safe=False)
