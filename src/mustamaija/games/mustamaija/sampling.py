@@ -107,20 +107,19 @@ def inclusion_table(weights: list[float], need: int) -> list[list[float]]:
     """
     n = len(weights)
     rows: list[list[float]] = [[] for _ in range(n)]
-    e = [0.0] * (need + 1)
+    e = [0.0] * (need + 1)  # e[r] for the items after i, updated in place: r falling, so e[r - 1] is still theirs.
     e[0] = 1.0
     for i in range(n - 1, -1, -1):
         w = weights[i]
         row = [0.0] * (need + 1)
-        new = [0.0] * (need + 1)
-        new[0] = 1.0
-        for r in range(1, need + 1):
-            total = e[r] + w * e[r - 1]
-            new[r] = total
+        # Past the n - i items from i on, e[r] stays 0.0 and the chance 0.0: those orders are skipped.
+        for r in range(min(n - i, need), 0, -1):
+            taken = w * e[r - 1]
+            total = e[r] + taken
+            e[r] = total
             if total > 0.0:
-                row[r] = w * e[r - 1] / total
+                row[r] = taken / total
         rows[i] = row
-        e = new
     return rows
 
 
