@@ -49,7 +49,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
-from mustamaija.core.bits import popcount
+from mustamaija.core.bits import popcount64
 from mustamaija.core.cards import QS, SUIT_MASKS
 from mustamaija.core.history import Log
 from mustamaija.games.mustamaija import legality as L
@@ -165,6 +165,7 @@ class _Ctx:
         "alive",
         "attacker",
         "bp",
+        "bpk",
         "circ",
         "decl",
         "defender",
@@ -184,6 +185,7 @@ class _Ctx:
         "trump",
         "turns",
         "unseen",
+        "vals",
         "w",
     )
 
@@ -193,8 +195,8 @@ class _Ctx:
     trump: int
     talon: int
     hs: int
-    sizes: tuple[int, ...]
-    known: tuple[int, ...]
+    sizes: list[int]
+    known: list[int]
     unseen: int
     out_there: int
     attacker: int
@@ -206,14 +208,20 @@ class _Ctx:
     looping: bool
     circ: int
     alive: int
-    bp: list[float] | None
+    bp: list[float]
+    bpk: int
+    vals: list[float]
     left: int
     right: int
     w: Weights
 
     def finish(self) -> None:
         n, seat, sizes = self.n, self.seat, self.sizes
-        self.alive = sum(1 for s in range(n) if sizes[s] > 0 or s == seat)
+        alive = 0
+        for s in range(n):
+            if sizes[s] > 0 or s == seat:
+                alive += 1
+        self.alive = alive
         left = (seat + 1) % n
         while left != seat and sizes[left] == 0:
             left = (left + 1) % n
@@ -222,13 +230,13 @@ class _Ctx:
             right = (right - 1) % n
         self.left = left
         self.right = right
-        self.bp = None  # _beat_prob of the defender per led card (-1: not yet), shared by the candidate leads; made when needed.
+        self.bpk = 0  # The led cards whose chance of being beaten is in bp: none yet for this position.
 
 
 def _ctx_from_view(view: View, w: Weights) -> _Ctx:
     seat = view.seat
     assert seat is not None
-    c = _Ctx()
+    c = _empty_ctx()
     c.w = w
     c.seat = seat
     c.n = view.players
@@ -236,8 +244,8 @@ def _ctx_from_view(view: View, w: Weights) -> _Ctx:
     c.trump = view.trump
     c.talon = view.talon_size
     c.hs = view.rules.hand_size
-    c.sizes = view.hand_sizes
-    c.known = view.known
+    c.sizes = list(view.hand_sizes)
+    c.known = list(view.known)
     c.unseen = view.unseen
     c.out_there = _ALL & ~view.hand & ~view.discard
     c.attacker = view.attacker
@@ -252,33 +260,59 @@ def _ctx_from_view(view: View, w: Weights) -> _Ctx:
     return c
 
 
+def _empty_ctx() -> _Ctx:
+    c = _Ctx()
+    c.sizes = []
+    c.known = []
+    # Scratch tables by card, kept with the context: a playout refills one context at every action and allocates none.
+    c.bp = [0.0] * 52  # _beat_prob of the defender per led card (valid for the cards in bpk), shared by candidate leads.
+    c.vals = [0.0] * 52  # _values: each planning step writes the cards it reads.
+    return c
+
+
 def _ctx_from_state(state: State, w: Weights) -> _Ctx:
+    c = _empty_ctx()
+    _fill_from_state(c, state, w)
+    return c
+
+
+def _fill_from_state(c: _Ctx, state: State, w: Weights) -> None:
+    """Make ``c`` what ``state.to_act`` knows, reusing its lists: a playout refills one context at every action."""
     seat = state.to_act
     hands = state.hands
     public = state.public
     own = hands[seat]
-    c = _Ctx()
+    n = state.n
+    sizes = c.sizes
+    known = c.known
+    if len(sizes) != n:
+        sizes = c.sizes = [0] * n
+        known = c.known = [0] * n
+    placed = own | state.discard | state.led
+    for s in range(n):
+        h = hands[s]
+        sizes[s] = popcount64(h)
+        if s == seat:
+            known[s] = 0
+        else:
+            k = h & public
+            known[s] = k
+            placed |= k
     c.w = w
     c.seat = seat
-    c.n = state.n
+    c.n = n
     c.hand = own
     c.trump = state.trump
     c.talon = len(state.talon) - state.tpos
     c.hs = state.hs
-    c.sizes = tuple(popcount(h) for h in hands)
-    known = [0 if s == seat else h & public for s, h in enumerate(hands)]
-    placed = own | state.discard | state.led
-    for k in known:
-        placed |= k
     talon_known = state.tknown & ~placed  # The turned trump card and spades put back, still in the talon.
     unseen = _ALL & ~placed & ~talon_known
-    if unseen and len(state.talon) - state.tpos == popcount(talon_known):
+    if unseen and c.talon == popcount64(talon_known):
         # Counting, as the view does: when every unseen card must lie in one hand, it is known to be there.
-        places = [s for s in range(state.n) if s != seat and popcount(hands[s]) > popcount(known[s])]
+        places = [s for s in range(n) if s != seat and sizes[s] > popcount64(known[s])]
         if len(places) == 1:
             known[places[0]] |= unseen
             unseen = 0
-    c.known = tuple(known)
     c.unseen = unseen
     c.out_there = _ALL & ~own & ~state.discard
     c.attacker = state.attacker
@@ -288,9 +322,8 @@ def _ctx_from_state(state: State, w: Weights) -> _Ctx:
     c.decl = L.declarable_suits(state.rules, own, state.declarer) if c.marriage_open else 0
     c.turns = state.turns
     c.looping = state.turns >= min(w.loop_turns, state.facts.max_turns // 2)
-    c.circ = _circulating(state.log, state.led if state.phase else own, c.n, state.phase) if c.talon else 0
+    c.circ = _circulating(state.log, state.led if state.phase else own, n, state.phase) if c.talon else 0
     c.finish()
-    return c
 
 
 def _circulating(log: Log, cards: int, players: int, phase: int) -> int:
@@ -341,7 +374,8 @@ def _card_value(ctx: _Ctx, c: int, qs: float) -> float:
     s = _SUIT[c]
     if s == ctx.trump:
         return w.trump_base + w.trump_rank * _RANK[c]
-    v = w.top_value - w.per_higher * popcount(ctx.out_there & _ABOVE[c])
+    higher: int = popcount64(ctx.out_there & _ABOVE[c])
+    v = w.top_value - w.per_higher * higher
     if v < w.low_floor:
         v = w.low_floor
     if ctx.known[ctx.right] & _BELOW[c] and ctx.right != ctx.seat:
@@ -357,7 +391,7 @@ def _end_quality(ctx: _Ctx, c: int) -> float:
         return 0.0
     if _SUIT[c] == ctx.trump:
         return 1.0 + 0.03 * _RANK[c]
-    higher = popcount(ctx.out_there & L.BEATERS[ctx.trump][c])
+    higher: int = popcount64(ctx.out_there & L.BEATERS[ctx.trump][c])
     return 1.0 / (1.0 + higher)
 
 
@@ -390,7 +424,7 @@ def _sum_of(values: list[float], cards: int) -> float:
 def _hand_value(ctx: _Ctx, hand: int, values: list[float]) -> float:
     """Return the value of holding ``hand`` (our cards after an action), by the phase of the deal."""
     w = ctx.w
-    size = popcount(hand)
+    size: int = popcount64(hand)
     if ctx.talon == 0:
         if not hand:
             return 1000.0
@@ -408,8 +442,8 @@ def _hand_value(ctx: _Ctx, hand: int, values: list[float]) -> float:
 
 
 def _values(ctx: _Ctx, cards: int) -> list[float]:
-    """Return the value of each of ``cards`` to the seat, by card (0.0 for the other cards)."""
-    values = [0.0] * 52
+    """Return the value of each of ``cards`` to the seat, by card (the other entries are not to be read)."""
+    values = ctx.vals  # Only ``cards`` are read by the callers; the other entries are left as they were.
     end = ctx.talon == 0
     qs = 0.0 if end else _qs_value(ctx)
     while cards:
@@ -427,12 +461,12 @@ def _beat_prob(ctx: _Ctx, c: int, defender: int) -> float:
         return 0.0
     if ctx.known[defender] & b:
         return 1.0
-    slots = ctx.sizes[defender] - popcount(ctx.known[defender])
+    slots: int = ctx.sizes[defender] - popcount64(ctx.known[defender])
     if slots <= 0:
         return 0.0
     unseen = ctx.unseen
-    u = popcount(unseen & b)
-    total = popcount(unseen)
+    u: int = popcount64(unseen & b)
+    total: int = popcount64(unseen)
     if u == 0 or total == 0:
         return 0.0
     p_none = 1.0
@@ -452,7 +486,7 @@ def _lead_candidates(hand: int, limit: int) -> list[int]:
         suit = hand & SUIT_MASKS[s]
         if not suit:
             continue
-        cards = _bits(suit)
+        cards = _SUIT_BITS[s][suit >> 13 * s]  # Read in place, in rising order: no list made.
         m = len(cards)
         top = min(m, limit)
         mask = 0
@@ -465,7 +499,7 @@ def _lead_candidates(hand: int, limit: int) -> list[int]:
             out.append(mask)
         # The lowest and the highest j cards of a suit differ for every j < m, so only these can repeat one.
         if s == 0 and suit & _QS_BIT:
-            plain = _bits(suit & ~_QS_BIT)
+            plain = _SUIT_BITS[0][suit & ~_QS_BIT]
             _add_new(out, _QS_BIT)
             mask = _QS_BIT
             for j in range(min(len(plain), limit - 1)):  # Q♠ with the lowest spades.
@@ -493,9 +527,9 @@ def _score_lead(ctx: _Ctx, lead: int, values: list[float], two: bool) -> float:
     if ctx.talon == 0 and not rest:
         return score
     d = ctx.defender
-    k = popcount(lead)
+    k = popcount64(lead)
     known = ctx.known[d]
-    if w.exact_known and popcount(known) >= ctx.sizes[d]:
+    if w.exact_known and popcount64(known) >= ctx.sizes[d]:
         # Every card of the defender is known: count exactly what it can beat.
         pairs = _max_beats(known, lead, ctx.trump)
         beatable = len(pairs)
@@ -507,18 +541,20 @@ def _score_lead(ctx: _Ctx, lead: int, values: list[float], two: bool) -> float:
         push = 0.0
         beat_all = 1.0
         bp = ctx.bp
-        if bp is None:
-            bp = ctx.bp = [-1.0] * 52
+        bpk = ctx.bpk
         cards = lead
         while cards:
             low = cards & -cards
             c = low.bit_length() - 1
             cards ^= low
-            p = bp[c]
-            if p < 0.0:
+            if bpk & low:
+                p = bp[c]
+            else:
                 p = bp[c] = _beat_prob(ctx, c, d)
+                bpk |= low
             push += 1.0 - p
             beat_all *= p
+        ctx.bpk = bpk
     if ctx.talon == 0:
         score += (w.end_push_two if two else w.end_push) * push
         if two:
@@ -526,7 +562,7 @@ def _score_lead(ctx: _Ctx, lead: int, values: list[float], two: bool) -> float:
     else:
         score += w.push_bonus * push
         if ctx.circ:
-            score -= w.circ_lead * popcount(lead & ctx.circ)
+            score -= w.circ_lead * int(popcount64(lead & ctx.circ))
     return score
 
 
@@ -550,7 +586,7 @@ def _gifts(ctx: _Ctx, lead: int, pairs: list[tuple[int, int]], rest: int) -> flo
     after |= picked
     cost = 0.0
     if ctx.trump >= 0:
-        cost += w.two_gift * max(0, popcount(picked & SUIT_MASKS[ctx.trump]) - 1)
+        cost += w.two_gift * max(0, int(popcount64(picked & SUIT_MASKS[ctx.trump])) - 1)
     for x in _bits(rest):
         if not after & row[x]:
             cost -= w.two_anchor
@@ -562,7 +598,7 @@ def _plan_lead(ctx: _Ctx, rng: random.Random | None, ties: bool) -> int:
     hand = ctx.hand
     limit = ctx.limit
     # The whole hand in one lead: out at once (M18).
-    if ctx.talon == 0 and popcount(hand) <= limit and _suits(hand) == 1:
+    if ctx.talon == 0 and popcount64(hand) <= limit and _suits(hand) == 1:
         return hand
     cands = _lead_candidates(hand, limit)
     if ctx.looping and rng is not None:
@@ -610,15 +646,18 @@ def _sort_by_gain(ctx: _Ctx, pairs: list[tuple[int, int]], led: int) -> list[flo
 
 def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
     """Return the planned defence: led card -> beating card (led cards not in it are picked up)."""
+    return dict(_defence_pairs(ctx, led))
+
+
+def _defence_pairs(ctx: _Ctx, led: int) -> list[tuple[int, int]]:
+    """Return the planned defence as (led, beater) pairs, best gain first."""
     hand = ctx.hand
     pairs = _max_beats(hand, led, ctx.trump)
-    if not pairs:
-        return {}
-    if ctx.looping:
-        return dict(pairs)
+    if not pairs or ctx.looping:
+        return pairs
     w = ctx.w
     values = _sort_by_gain(ctx, pairs, led)  # Then try every prefix.
-    nled = popcount(led)
+    nled = popcount64(led)
     best = 0  # The best prefix's length: its defence is made once, at the end.
     best_score = -1e18
     beaten = beaters = 0
@@ -634,11 +673,11 @@ def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
         if ctx.circ:
             # Beat the cards of a circulating suit that we can beat within the suit (trumps only if allowed).
             cheap = beaten & ctx.circ if w.circ_trumps else (beaten & ctx.circ) & ~_trump_beaten(pairs[:k], ctx.trump)
-            score += w.circ_bonus * popcount(cheap)
+            score += w.circ_bonus * int(popcount64(cheap))
         if score > best_score:
             best_score = score
             best = k
-    return dict(pairs[:best])
+    return pairs[:best]
 
 
 def _trump_beaten(pairs: list[tuple[int, int]], trump: int) -> int:
@@ -683,7 +722,7 @@ def _declare_step(ctx: _Ctx) -> int:
     best_n = -1
     for s in (1, 2, 3):
         if decl >> s & 1:
-            n = popcount(ctx.hand & SUIT_MASKS[s])
+            n = popcount64(ctx.hand & SUIT_MASKS[s])
             if n > best_n:
                 best, best_n = s, n
     return DECLARE + best
@@ -792,26 +831,24 @@ def heuristic_step(state: State, rng: random.Random | None = None, weights: Weig
 # -- whole actions, for search ----------------------------------------------------------------------
 
 
-def _declare_now(state: State, ctx: _Ctx, weights: Weights) -> _Ctx:
-    d = _declare_step(ctx)
-    if d < 0:
-        return ctx
-    state._do_declare(d - DECLARE)
-    return _ctx_from_state(state, weights)
-
-
 def heuristic_plan(state: State, rng: random.Random | None = None, weights: Weights = ROLLOUT_WEIGHTS) -> Plan:
     """Return the heuristic's whole action for ``state.to_act`` at the start of its action, from its hand and the public facts.
 
     A declaration the heuristic would make is made on ``state`` first (V4), since it
     comes before the lead or the defence. Search playouts apply the plan in one go.
     """
-    ctx = _ctx_from_state(state, weights)
+    return _plan_with(_empty_ctx(), state, rng, weights)
+
+
+def _plan_with(ctx: _Ctx, state: State, rng: random.Random | None, weights: Weights) -> Plan:
+    """Return :func:`heuristic_plan`'s plan, refilling ``ctx`` for it (a playout keeps one context for all its actions)."""
+    _fill_from_state(ctx, state, weights)
     if ctx.decl:
-        ctx = _declare_now(state, ctx, weights)
+        state._do_declare(_declare_step(ctx) - DECLARE)
+        _fill_from_state(ctx, state, weights)
     if state.phase == LEAD:
         return _plan_lead(ctx, rng, False)
-    return tuple(sorted(_plan_defence(ctx, state.led).items()))
+    return tuple(sorted(_defence_pairs(ctx, state.led)))
 
 
 def heuristic_agrees(state: State, plan: Plan, weights: Weights) -> bool:
@@ -825,9 +862,9 @@ def heuristic_agrees(state: State, plan: Plan, weights: Weights) -> bool:
     """
     ctx = _ctx_from_state(state, weights)
     if state.phase != LEAD:
-        return tuple(sorted(_plan_defence(ctx, state.led).items())) == plan
+        return tuple(sorted(_defence_pairs(ctx, state.led))) == plan
     hand = ctx.hand
-    if ctx.talon == 0 and popcount(hand) <= ctx.limit and _suits(hand) == 1:
+    if ctx.talon == 0 and popcount64(hand) <= ctx.limit and _suits(hand) == 1:
         return plan == hand
     cands = _lead_candidates(hand, ctx.limit)
     if plan not in cands:
@@ -874,9 +911,10 @@ def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: 
     """
     while state.in_progress and state.phase != OVER:
         state.apply(heuristic_step(state, rng, weights))
+    ctx = _empty_ctx()
     if endgame is None:
         while state.phase != OVER:
-            apply_plan(state, heuristic_plan(state, rng, weights))
+            apply_plan(state, _plan_with(ctx, state, rng, weights))
         return
     lost = -1  # A seat the exact play found lost: it stays lost, so it is not asked again (the same games, faster).
     while state.phase != OVER:
@@ -885,7 +923,7 @@ def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: 
         if plan is None or plan == LOST:
             if plan is not None:
                 lost = seat
-            plan = heuristic_plan(state, rng, weights)
+            plan = _plan_with(ctx, state, rng, weights)
         apply_plan(state, plan)
 
 
@@ -910,14 +948,14 @@ def candidate_plans(view: View, weights: Weights | None = None) -> tuple[list[Pl
     if view.phase == LEAD:
         hand, limit = view.hand, view.limit
         plans = list(_lead_candidates(hand, limit))
-        if view.talon_size == 0 and popcount(hand) <= limit and _suits(hand) == 1 and hand not in plans:
+        if view.talon_size == 0 and popcount64(hand) <= limit and _suits(hand) == 1 and hand not in plans:
             plans.append(hand)
         mine: Plan = _plan_lead(ctx, None, False)
     else:
         pairs = _max_beats(view.hand, view.led, view.trump)
         _sort_by_gain(ctx, pairs, view.led)
         plans = list(dict.fromkeys(tuple(sorted(pairs[:k])) for k in range(len(pairs) + 1)))
-        mine = tuple(sorted(_plan_defence(ctx, view.led).items()))
+        mine = tuple(sorted(_defence_pairs(ctx, view.led)))
     if mine not in plans:
         plans.append(mine)
     return plans, mine
