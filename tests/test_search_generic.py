@@ -20,6 +20,7 @@ from mustamaija.players.registry import make_bot
 from mustamaija.search.hints import hint, view_for
 from mustamaija.search.ismcts import ISMCTSPlayer, OpenHandPlayer
 from mustamaija.search.kit import BasicKit
+from mustamaija.search.lazyrandom import LazyRandom
 from mustamaija.search.pimc import OpenHandPIMCPlayer, PIMCPlayer
 
 MM = get_game("mustamaija")
@@ -222,6 +223,42 @@ def test_bot_spec_parameters() -> None:
 
 def _played(game: Game, players: int, seed: int, steps: int) -> Any:
     return _into_play(game.deal(players, seed), random.Random(seed), steps)
+
+
+def _draws(rng: random.Random) -> list[Any]:
+    """Draw through every kind of method: the C ones, those built on them, and those that bind a method first."""
+    items = list(range(20))
+    rng.shuffle(items)
+    out: list[Any] = [rng.random(), rng.getrandbits(40), rng.randrange(1000), rng.choice("abcdefg"), items,
+                      rng.sample(range(100), 5), rng.choices(range(10), k=6), rng.gauss(0.0, 1.0), rng.gauss(0.0, 1.0),
+                      rng.uniform(1.0, 2.0), rng.randbytes(5)]
+    state = rng.getstate()
+    first = rng.random()
+    rng.setstate(state)
+    return [*out, first, rng.random()]
+
+
+@pytest.mark.parametrize("first", ["random", "getrandbits", "choice", "choices", "gauss", "getstate", "shuffle", "seed"])
+def test_a_lazily_seeded_generator_draws_what_a_seeded_one_draws(first: str) -> None:
+    """Whatever it is asked first, a LazyRandom gives random.Random(seed)'s numbers, and then is one."""
+    for seed in (0, 1, 2**32 - 1, 123456789):
+        lazy, plain = LazyRandom(seed), random.Random(seed)
+        if first == "seed":  # Re-seeding before the first draw forgets the kept seed.
+            lazy.seed(seed + 1)
+            plain.seed(seed + 1)
+        else:
+            calls: dict[str, Any] = {"random": lambda r: r.random(), "getrandbits": lambda r: r.getrandbits(7),
+                                     "choice": lambda r: r.choice([1, 2, 3]), "choices": lambda r: r.choices("xyz", k=9),
+                                     "gauss": lambda r: r.gauss(1.0, 2.0), "getstate": lambda r: r.getstate(),
+                                     "shuffle": lambda r: r.shuffle(list(range(30)))}
+            assert calls[first](lazy) == calls[first](plain)
+        assert type(lazy) is random.Random
+        assert _draws(lazy) == _draws(plain)
+
+
+def test_a_lazily_seeded_generator_that_never_draws_is_never_seeded() -> None:
+    lazy = LazyRandom(5)
+    assert type(lazy) is LazyRandom and "_lazy_seed" in vars(lazy)
 
 
 def test_a_black_maria_pass_hint_searches_the_bots_candidate_passes() -> None:

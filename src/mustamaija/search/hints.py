@@ -65,6 +65,7 @@ from mustamaija.core.errors import CardError, MustamaijaError
 from mustamaija.core.protocol import Game, SearchKit
 from mustamaija.core.registry import get_game
 from mustamaija.search.ismcts import Edge, SearchConfig, best_step, grow_tree
+from mustamaija.search.lazyrandom import LazyRandom
 from mustamaija.search.pimc import search_plans
 
 __all__ = [
@@ -309,7 +310,7 @@ def judge_actions(game: str | Game, view: Any, groups: Sequence[Sequence[Any]], 
             st = deal.copy()
             for action in group:
                 st.play(action)
-            kit.playout(st, random.Random(sub) if sub is not None else None)
+            kit.playout(st, LazyRandom(sub) if sub is not None else None)
             values.append(g.returns(st)[seat])
     return out
 

@@ -57,6 +57,7 @@ from typing import Any
 
 from mustamaija.core.protocol import Game, SearchKit
 from mustamaija.search.common import PIMC_PARAMS, OpenHand, SearchPlayer, check_budget, derive_seed, process_pool, read_params
+from mustamaija.search.lazyrandom import LazyRandom
 
 __all__ = ["OpenHandPIMCPlayer", "PIMCPlayer", "PlanSearch", "make_pimc", "rollouts", "search_plans", "sequential_halving"]
 
@@ -97,7 +98,7 @@ def rollouts(game: Game, kit: SearchKit, target: Any, plans: Sequence[Any], seat
         for j, plan in enumerate(plans):
             st = deal.copy()
             apply(st, plan)
-            playout(st, random.Random(sub) if sub is not None else None)
+            playout(st, LazyRandom(sub) if sub is not None else None)
             v = returns(st)[seat]
             totals[j] += v
             squares[j] += v * v
