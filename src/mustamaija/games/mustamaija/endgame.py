@@ -24,6 +24,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Final
 
+from mustamaija.core.bits import popcount64
 from mustamaija.core.cards import SUIT_MASKS
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import STOP
@@ -222,13 +223,13 @@ def exact_plan(state: State, cache: EndgameSolver) -> int | tuple[tuple[int, int
     mine, theirs, led = hands[a], hands[d], state.led
     if (not mine and not led) or not theirs:
         return None
-    if mine.bit_count() + theirs.bit_count() + led.bit_count() > cache.max_cards:
+    if popcount64(mine) + popcount64(theirs) + popcount64(led) > cache.max_cards:
         return None
     solver = cache.solver(state.rules, state.trump)
     cache.calls += 1
     pair = (mine, theirs)
     if state.phase == LEAD:
-        lead = _first_safe_lead(solver, pair, 0, min(state.limit, theirs.bit_count()), set())
+        lead = _first_safe_lead(solver, pair, 0, min(state.limit, int(popcount64(theirs))), set())
         return LOST if lead is None else lead
     rest = _first_safe_defence(solver, pair, theirs, led, led, (), 1)
     return LOST if rest is None else tuple(sorted(rest))

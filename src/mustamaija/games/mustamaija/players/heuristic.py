@@ -322,7 +322,10 @@ def _fill_from_state(c: _Ctx, state: State, w: Weights) -> None:
     c.decl = L.declarable_suits(state.rules, own, state.declarer) if c.marriage_open else 0
     c.turns = state.turns
     c.looping = state.turns >= min(w.loop_turns, state.facts.max_turns // 2)
-    c.circ = _circulating(state.log, state.led if state.phase else own, n, state.phase) if c.talon else 0
+    # A lead counts the circulating cards only through circ_lead: when that is 0.0 (the player's weights), score - 0.0
+    # is score exactly, so a playout's leads skip the walk back through the log.
+    lead = state.phase == LEAD
+    c.circ = _circulating(state.log, own if lead else state.led, n, state.phase) if c.talon and (w.circ_lead or not lead) else 0
     c.finish()
 
 
@@ -471,7 +474,8 @@ def _beat_prob(ctx: _Ctx, c: int, defender: int) -> float:
         return 0.0
     p_none = 1.0
     for i in range(min(slots, total)):
-        p_none *= max(0, total - u - i) / (total - i)
+        # Small counts are exact as floats, so the float quotient is the int one's, correctly rounded, without a call.
+        p_none *= float(max(0, total - u - i)) / float(total - i)
         if p_none == 0.0:
             break
     return 1.0 - p_none
@@ -640,7 +644,18 @@ def _max_beats(hand: int, led: int, trump: int) -> list[tuple[int, int]]:
 def _sort_by_gain(ctx: _Ctx, pairs: list[tuple[int, int]], led: int) -> list[float]:
     """Order (led, beater) pairs by how much each beat gains over picking the card up; return the card values used."""
     values = _values(ctx, ctx.hand | led)
-    pairs.sort(key=lambda p: values[p[0]] + values[p[1]])
+    # A stable insertion sort on the gains (a handful of pairs): list.sort's order, without a call of a key function each.
+    gains = [values[x] + values[b] for x, b in pairs]
+    for i in range(1, len(pairs)):
+        g = gains[i]
+        p = pairs[i]
+        j = i - 1
+        while j >= 0 and g < gains[j]:
+            gains[j + 1] = gains[j]
+            pairs[j + 1] = pairs[j]
+            j -= 1
+        gains[j + 1] = g
+        pairs[j + 1] = p
     return values
 
 
