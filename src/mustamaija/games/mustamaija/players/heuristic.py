@@ -47,7 +47,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from typing import Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from mustamaija.core.bits import popcount64
 from mustamaija.core.cards import QS, SUIT_MASKS
@@ -58,6 +58,9 @@ from mustamaija.games.mustamaija.endgame import LOST, EndgameSolver, exact_plan
 from mustamaija.games.mustamaija.rules import LEAD, OVER
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
+
+if TYPE_CHECKING:  # mypyc's machine integers: compiled, 64-bit arithmetic with no tag checks; interpreted, ints.
+    from mypy_extensions import i64
 
 __all__ = [
     "ENDGAME_CARDS",
@@ -464,20 +467,27 @@ def _beat_prob(ctx: _Ctx, c: int, defender: int) -> float:
         return 0.0
     if ctx.known[defender] & b:
         return 1.0
-    slots: int = ctx.sizes[defender] - popcount64(ctx.known[defender])
+    slots: i64 = ctx.sizes[defender] - popcount64(ctx.known[defender])
     if slots <= 0:
         return 0.0
     unseen = ctx.unseen
-    u: int = popcount64(unseen & b)
-    total: int = popcount64(unseen)
+    u: i64 = popcount64(unseen & b)
+    total: i64 = popcount64(unseen)
     if u == 0 or total == 0:
         return 0.0
+    # The chance that none of the defender's unknown cards beats c; machine integers, so no tag checks.
     p_none = 1.0
-    for i in range(min(slots, total)):
-        # Small counts are exact as floats, so the float quotient is the int one's, correctly rounded, without a call.
-        p_none *= float(max(0, total - u - i)) / float(total - i)
+    draws: i64 = slots if slots < total else total
+    i: i64 = 0
+    while i < draws:
+        left = total - u - i
+        if left <= 0:
+            return 1.0  # A factor of 0.0: none is impossible.
+        # Small counts are exact as floats, so the float quotient is the int one's, correctly rounded.
+        p_none *= float(left) / float(total - i)
         if p_none == 0.0:
             break
+        i += 1
     return 1.0 - p_none
 
 
