@@ -2,11 +2,11 @@
 
 PIMC gives every playout a generator of its own seed, so that the playouts of
 all candidates on one sampled deal meet the same chances. Seeding a Mersenne
-Twister takes about as long as a tenth of a Mustamaija playout, and most
-playouts never draw: Mustamaija's heuristic draws only to break an endless
-deal. :class:`LazyRandom` keeps the seed, and on its first draw seeds itself and
-becomes a plain :class:`random.Random`, so every draw is the one
-``random.Random(seed)`` gives.
+Twister costs about 26,000 machine instructions, a twentieth of a fast
+compiled playout, and a game's playout policy may never draw (one that draws
+only to break an endless deal, say). :class:`LazyRandom` keeps the seed, and on
+its first draw seeds itself and becomes a plain :class:`random.Random`, so
+every draw is the one ``random.Random(seed)`` gives.
 
 >>> a, b = LazyRandom(7), random.Random(7)
 >>> [a.random(), a.randrange(10), a.choice("abc")] == [b.random(), b.randrange(10), b.choice("abc")]
