@@ -674,6 +674,11 @@ def _plan_defence(ctx: _Ctx, led: int) -> dict[int, int]:
     return dict(_defence_pairs(ctx, led))
 
 
+def _defence_plan(ctx: _Ctx, led: int) -> tuple[tuple[int, int], ...]:
+    """Return the planned defence as a search plan: its (led, beater) pairs sorted by led card."""
+    return tuple(sorted(_defence_pairs(ctx, led)))
+
+
 def _defence_pairs(ctx: _Ctx, led: int) -> list[tuple[int, int]]:
     """Return the planned defence as (led, beater) pairs, best gain first."""
     hand = ctx.hand
@@ -873,7 +878,7 @@ def _plan_with(ctx: _Ctx, state: State, rng: random.Random | None, weights: Weig
         _fill_from_state(ctx, state, weights)
     if state.phase == LEAD:
         return _plan_lead(ctx, rng, False)
-    return tuple(sorted(_defence_pairs(ctx, state.led)))
+    return _defence_plan(ctx, state.led)
 
 
 def heuristic_agrees(state: State, plan: Plan, weights: Weights) -> bool:
@@ -887,7 +892,7 @@ def heuristic_agrees(state: State, plan: Plan, weights: Weights) -> bool:
     """
     ctx = _ctx_from_state(state, weights)
     if state.phase != LEAD:
-        return tuple(sorted(_defence_pairs(ctx, state.led))) == plan
+        return _defence_plan(ctx, state.led) == plan
     hand = ctx.hand
     if ctx.talon == 0 and popcount64(hand) <= ctx.limit and _suits(hand) == 1:
         return plan == hand
@@ -980,7 +985,7 @@ def candidate_plans(view: View, weights: Weights | None = None) -> tuple[list[Pl
         pairs = _max_beats(view.hand, view.led, view.trump)
         _sort_by_gain(ctx, pairs, view.led)
         plans = list(dict.fromkeys(tuple(sorted(pairs[:k])) for k in range(len(pairs) + 1)))
-        mine = tuple(sorted(_defence_pairs(ctx, view.led)))
+        mine = _defence_plan(ctx, view.led)
     if mine not in plans:
         plans.append(mine)
     return plans, mine
