@@ -26,6 +26,7 @@ from mustamaija.games.mustamaija.players.pimc import OpenHandPIMCPlayer, PIMCPla
 from mustamaija.games.mustamaija.solver import Solver, solve
 from mustamaija.players import RandomPlayer
 from mustamaija.players.registry import make_bot, sees_all
+from mustamaija.search.kit import BasicKit
 from mustamaija.search.pimc import rollouts, sequential_halving
 from peeking import swap_hidden
 from support import scaled
@@ -350,3 +351,53 @@ def test_the_playouts_play_as_the_heuristic_player_does() -> None:
     MustamaijaKit().playout(a, random.Random(5))
     heuristic_play_out(b, random.Random(5), EndgameSolver(max_cards=ENDGAME_CARDS), PLAYOUT_WEIGHTS)
     assert a.actions() == b.actions()
+
+
+# -- a playout stops once the searching seat is safe --------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_playout_stopped_once_the_seat_is_safe_gives_the_whole_playouts_return(preset: str) -> None:
+    # PIMC and the hints ask one seat's return of every playout (kit.playout_return). Stopping once that seat
+    # cannot lose must give, for every seat, the return the whole playout gives, with and without exact endgames;
+    # a playout that does not stop is the whole playout, move for move.
+    rng = random.Random(f"safe {preset}")
+    rules = Rules.preset(preset)
+    endgame = EndgameSolver(max_cards=ENDGAME_CARDS)
+    stopped = whole = 0
+    for i in range(150):
+        s = State.from_seed(players=rng.choice([2, 3, 4]), seed=rng.randrange(10**9), rules=rules)
+        for _ in range(rng.randrange(160)):  # Random play to anywhere in the deal, part-done actions too.
+            if s.is_over:
+                break
+            s.apply(rng.choice(list(s.legal_actions())))
+        for solver in (endgame, None):
+            full = s.copy()
+            assert heuristic_play_out(full, random.Random(i), solver, PLAYOUT_WEIGHTS) is False
+            assert full.is_over
+            for seat in range(s.n):
+                part = s.copy()
+                if heuristic_play_out(part, random.Random(i), solver, PLAYOUT_WEIGHTS, seat):
+                    stopped += 1
+                    assert not part.is_over and seat != full.loser
+                    assert part.actions() == full.actions()[: len(part.actions())]
+                else:
+                    whole += 1
+                    assert part == full and part.actions() == full.actions()
+        kit = MustamaijaKit()
+        for seat in range(s.n):
+            full = s.copy()
+            kit.playout(full, random.Random(i))
+            assert kit.playout_return(s.copy(), random.Random(i), seat) == GAME.returns(full)[seat]
+    assert stopped > 100 and whole > 100, (stopped, whole)
+
+
+def test_the_default_kit_plays_the_whole_deal_for_one_seats_return() -> None:
+    s = State.from_seed(players=3, seed=2)
+    full = s.copy()
+    kit = BasicKit(GAME)
+    kit.playout(full, random.Random(4))
+    for seat in range(3):
+        part = s.copy()
+        assert kit.playout_return(part, random.Random(4), seat) == GAME.returns(full)[seat]
+        assert part.is_over and part.actions() == full.actions()

@@ -252,6 +252,9 @@ class SearchKit(Protocol):
     def playout(self, state: Any, rng: random.Random | None) -> None:
         """Play ``state`` to the end in place with the game's playout policy, every seat alike."""
 
+    def playout_return(self, state: Any, rng: random.Random | None, seat: int) -> float:
+        """Play ``state`` on in place as :meth:`playout` does until ``seat``'s return is known, and return it."""
+
     def endgame(self, max_cards: int | None) -> Callable[[Any], int | None] | None:
         """Return an exact endgame hand-over for one player (a view in, a step or ``None`` out), if the game has one."""
 

@@ -310,8 +310,7 @@ def judge_actions(game: str | Game, view: Any, groups: Sequence[Sequence[Any]], 
             st = deal.copy()
             for action in group:
                 st.play(action)
-            kit.playout(st, LazyRandom(sub) if sub is not None else None)
-            values.append(g.returns(st)[seat])
+            values.append(kit.playout_return(st, LazyRandom(sub) if sub is not None else None, seat))
     return out
 
 

@@ -152,6 +152,15 @@ class BasicKit:
         while not state.is_over:
             state.apply(random_step(state, r))
 
+    def playout_return(self, state: Any, rng: random.Random | None, seat: int) -> float:
+        """Return ``seat``'s :meth:`~mustamaija.core.protocol.Game.returns` once :meth:`playout` has ended the deal.
+
+        A game whose playouts can tell a seat's return before the end overrides this to stop there: PIMC and
+        the hints ask one seat's return of every playout, so the rest of the deal is work for nothing.
+        """
+        self.playout(state, rng)
+        return float(self.game.returns(state)[seat])
+
     def endgame(self, max_cards: int | None) -> Callable[[Any], int | None] | None:
         """Return the exact endgame hand-over for a player (a view in, a step or ``None`` out): none."""
         return None

@@ -11,9 +11,11 @@ Tsitsiklis, on determinised deals): at the start of its action the player
    uniformly; a kit may weight them by its game's model of how players play,
    :attr:`~mustamaija.core.protocol.SearchKit.beliefs`);
 3. plays every candidate out on the same sampled deals (common random
-   numbers): the plan is taken (``kit.apply``), then the deal is played to
-   its end by the kit's playout policy for every seat (``kit.playout``),
-   and the candidate scores the seat's :meth:`~mustamaija.core.protocol.Game.returns`;
+   numbers): the plan is taken (``kit.apply``), then the deal is played on
+   by the kit's playout policy for every seat until the seat's
+   :meth:`~mustamaija.core.protocol.Game.returns` is known
+   (``kit.playout_return``: by default, to the end), and the candidate
+   scores that return;
 4. spends the budget in one of two ways: with ``samples=n``, every candidate
    on each of ``n`` deals (flat); with ``iters`` (or ``time``), by
    **sequential halving**: the candidates share the iterations of a round,
@@ -86,7 +88,7 @@ def rollouts(game: Game, kit: SearchKit, target: Any, plans: Sequence[Any], seat
             return sample(rng)
 
     deadline = _time.perf_counter() + seconds if seconds is not None else math.inf
-    apply, playout, returns, seeds = kit.apply, kit.playout, game.returns, kit.playout_seeds
+    apply, playout_return, seeds = kit.apply, kit.playout_return, kit.playout_seeds
     totals = [0.0] * len(plans)
     squares = [0.0] * len(plans)
     done = 0
@@ -98,8 +100,7 @@ def rollouts(game: Game, kit: SearchKit, target: Any, plans: Sequence[Any], seat
         for j, plan in enumerate(plans):
             st = deal.copy()
             apply(st, plan)
-            playout(st, LazyRandom(sub) if sub is not None else None)
-            v = returns(st)[seat]
+            v = playout_return(st, LazyRandom(sub) if sub is not None else None, seat)
             totals[j] += v
             squares[j] += v * v
         done += 1

@@ -923,7 +923,7 @@ def apply_plan(state: State, plan: Plan) -> None:
 
 
 def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: EndgameSolver | None = None,
-                       weights: Weights = ROLLOUT_WEIGHTS) -> None:
+                       weights: Weights = ROLLOUT_WEIGHTS, until_safe: int = -1) -> bool:
     """Play ``state`` out in place, every seat following the heuristic a whole action at a time.
 
     A part-done action (a lead being chosen, a defence under way) is finished by :func:`heuristic_step`
@@ -934,27 +934,51 @@ def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: 
     the rules' numbers: :data:`ROLLOUT_WEIGHTS` by default; the search kit passes the player's own
     (``Weights()``), so that its playouts play as the heuristic player does.
 
+    With ``until_safe`` a seat, the playout stops as soon as that seat cannot lose, and returns ``True``
+    (otherwise it plays to the end and returns ``False``). A search that asks one seat's return needs no more:
+    the rest of the deal would only decide which of the others loses. A seat is safe once it holds no cards
+    while the talon is empty (it never gets cards again, so it cannot be the last holder, and a deal stopped by
+    M21 has no loser), or once the exact solver finds it a safe action in a two-seat endgame (it then plays
+    safe actions to the end: the position stays in the solver's scope, and a safe position has a safe action
+    whatever the other seat does).
+
     >>> from mustamaija import State
     >>> s = State.from_seed(players=3, seed=5)
-    >>> heuristic_play_out(s, random.Random(1)); s.is_over
-    True
+    >>> heuristic_play_out(s, random.Random(1)), s.is_over, s.loser
+    (False, True, 2)
+    >>> s = State.from_seed(players=3, seed=5)
+    >>> heuristic_play_out(s, random.Random(1), until_safe=0), s.is_over, s.talon_size, s.hands[0]
+    (True, False, 0, 0)
+    >>> s = State.from_seed(players=3, seed=5)
+    >>> heuristic_play_out(s, random.Random(1), until_safe=2), s.loser
+    (False, 2)
     """
     while state.in_progress and state.phase != OVER:
         state.apply(heuristic_step(state, rng, weights))
     ctx = _empty_ctx()
     if endgame is None:
         while state.phase != OVER:
+            if until_safe >= 0 and not state.talon_size and not state.hands[until_safe]:
+                return True
             apply_plan(state, _plan_with(ctx, state, rng, weights))
-        return
+        return False
     lost = -1  # A seat the exact play found lost: it stays lost, so it is not asked again (the same games, faster).
     while state.phase != OVER:
         seat = state.to_act
-        plan = exact_plan(state, endgame) if not state.talon_size and seat != lost else None
+        plan: Plan | None = None
+        if not state.talon_size:
+            if until_safe >= 0 and not state.hands[until_safe]:
+                return True
+            if seat != lost:
+                plan = exact_plan(state, endgame)
         if plan is None or plan == LOST:
             if plan is not None:
                 lost = seat
             plan = _plan_with(ctx, state, rng, weights)
+        elif seat == until_safe:
+            return True
         apply_plan(state, plan)
+    return False
 
 
 def candidate_plans(view: View, weights: Weights | None = None) -> tuple[list[Plan], Plan]:

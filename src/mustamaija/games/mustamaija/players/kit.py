@@ -153,6 +153,17 @@ class MustamaijaKit(BasicKit):
         """Play the deal out as the heuristic player does: its rules a whole action at a time, small endgames exactly."""
         heuristic_play_out(state, rng, self._endgame, PLAYOUT_WEIGHTS)
 
+    def playout_return(self, state: State, rng: random.Random | None, seat: int) -> float:
+        """Play on as :meth:`playout` does until ``seat`` is safe or the deal ends, and return ``seat``'s return.
+
+        A safe seat's return is 0, as for every seat but the loser (and all of a deal stopped by M21): the rest
+        of the deal cannot change it (:func:`~mustamaija.games.mustamaija.players.heuristic.heuristic_play_out`'s
+        ``until_safe``), so it is not played. The searches' choices are the same as with whole playouts.
+        """
+        if heuristic_play_out(state, rng, self._endgame, PLAYOUT_WEIGHTS, seat):
+            return 0.0
+        return self.game.returns(state)[seat]
+
     def endgame(self, max_cards: int | None) -> Callable[[View], int | None]:
         """Return the exact solver's step for two-seat, talon-empty positions (:mod:`~mustamaija.games.mustamaija.endgame`)."""
         return EndgameSolver(max_cards=max_cards if max_cards is not None else MAX_SOLVER_CARDS).step
