@@ -90,7 +90,7 @@ def bench_search(settings: BenchSettings) -> BenchReport:
         f"ISMCTS: {m['ismcts_iterations_per_s']:,.0f} iterations/s at the opening of a 4-player deal "
         f"({m['ismcts_full_rollout_iterations_per_s']:,.0f} with rollouts to the end); target 3,000",
         f"pimc: {m['pimc_playouts_per_s']:,.0f} heuristic playouts/s at the opening of a 4-player deal, "
-        f"{m['pimc_playouts_per_s_2p']:,.0f} with 2 players",
+        f"{m['pimc_playouts_per_s_2p']:,.0f} with 2 players (each played until the searching seat's return is known)",
     ))
 
 
