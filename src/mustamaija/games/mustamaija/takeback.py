@@ -136,6 +136,10 @@ class Takeback:
         self.defender = span[1][1] if len(span) > 1 else -1
         """The first turn's defender, or -1 when the span is one lead (then the state's defender)."""
 
+    def __reduce__(self) -> tuple[type[Takeback], tuple[list[Entry], Any, int, int]]:
+        """Pickle by the constructor's arguments, as in the pure build (a compiled class has no ``__dict__``)."""
+        return Takeback, (self.span, self.base_log, self.base_nlog, self.prior_public)
+
     @classmethod
     def of(cls, log: Any, nlog: int, hand_size: int, hand_sizes: Sequence[int], talon_size: int) -> Takeback | None:
         """Return the takeback of every entry since the talon emptied (:func:`draw_free_turns`), or ``None`` if none."""

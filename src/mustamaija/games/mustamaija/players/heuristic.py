@@ -134,6 +134,10 @@ class Weights:
     # Endless-deal guard: after this many turns (or half the rules' max_turns), play to make progress.
     loop_turns: int = 300
 
+    def __reduce__(self) -> tuple[type[Weights], tuple[Any, ...]]:
+        """Pickle by the fields, as in the pure build (a compiled frozen dataclass cannot be unpickled field by field)."""
+        return Weights, tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+
 
 # The cards of every 13-bit suit pattern, per suit: _bits reads a hand four suits at a time (the hot spot of rollouts).
 _SUIT_BITS: Final = tuple(

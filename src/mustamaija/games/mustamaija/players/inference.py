@@ -72,6 +72,10 @@ class PlayEvidence:
         self.weights = weights or Weights()
         self.miss = miss
 
+    def __reduce__(self) -> tuple[type[PlayEvidence], tuple[Takeback, int, Weights, float]]:
+        """Pickle by the constructor's arguments, as in the pure build (a compiled class has no ``__dict__``)."""
+        return PlayEvidence, (self.back, self.seat, self.weights, self.miss)
+
     @classmethod
     def of(cls, view: View, miss: float = MISS) -> PlayEvidence | None:
         """Return the evidence in ``view``'s log, or ``None`` when there is none to weigh deals by.
