@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 import random
 
-from mustamaija import State
+from mustamaija import State, View
 from mustamaija.games.mustamaija.players.beliefs import InformedDeterminiser, shipped_model
 from mustamaija.games.mustamaija.players.inference import PlayEvidence
 from mustamaija.games.mustamaija.players.kit import MustamaijaKit
@@ -39,13 +39,20 @@ def test_the_true_deal_of_heuristic_players_weighs_one() -> None:
     assert checked >= 10
 
 
-def test_deals_the_play_contradicts_weigh_less() -> None:
-    lighter = 0
-    for s in _endgames(4, range(30), turns=4):
+def _with_evidence(seeds: range) -> list[tuple[View, PlayEvidence]]:
+    """Return the seat's view and its evidence at the four-player endgames of ``seeds`` that have evidence."""
+    out = []
+    for s in _endgames(4, seeds, turns=4):
         view = s.view(s.to_act)
         evidence = PlayEvidence.of(view)
-        if evidence is None:
-            continue
+        if evidence is not None:
+            out.append((view, evidence))
+    return out
+
+
+def test_deals_the_play_contradicts_weigh_less() -> None:
+    lighter = 0
+    for view, evidence in _with_evidence(range(30)):
         draw = InformedDeterminiser(view, shipped_model()).draw
         rng = random.Random(5)
         weights = [evidence.weight(draw(rng)) for _ in range(30)]
@@ -92,11 +99,7 @@ def test_nothing_to_weigh_when_every_card_is_placed() -> None:
 def test_the_evidence_pickles_and_weighs_alike_in_both_builds() -> None:
     # Compiled classes have no __dict__: the evidence and its takeback pickle by their constructors' arguments.
     checked = 0
-    for s in _endgames(4, range(30), turns=4):
-        view = s.view(s.to_act)
-        evidence = PlayEvidence.of(view)
-        if evidence is None:
-            continue
+    for view, evidence in _with_evidence(range(30)):
         again = pickle.loads(pickle.dumps(evidence))
         assert (again.seat, again.miss, again.weights, again.back.span) == (evidence.seat, evidence.miss,
                                                                           evidence.weights, evidence.back.span)
