@@ -1,5 +1,6 @@
 """The Monte Carlo search player (pimc): legal candidates everywhere, no peeking, the budget, hand-over, parallelism."""
 
+import pickle
 import random
 
 import pytest
@@ -297,6 +298,23 @@ def test_root_parallelism_adds_up_the_workers() -> None:
     bot = make_pimc({"iters": 60, "workers": 2}, seed=5)
     assert v.legal_mask() >> bot.act(v) & 1
     assert bot.stats["iterations"] >= 60
+
+
+def test_the_kit_reaches_the_workers_after_finishing_an_action_by_the_heuristic() -> None:
+    # Root parallelism pickles the kit. An action begun without a plan is finished by a heuristic player the kit
+    # keeps, whose compiled frozen Weights could not be unpickled (FrozenInstanceError) until they pickled by value.
+    s = State.from_seed(3, 8)
+    s.apply(plan_step(candidate_plans(s.view(s.to_act))[0][0], s.view(s.to_act)))  # One card of a lead chosen.
+    bot = make_pimc({"iters": 60, "workers": 2}, seed=5)
+    view = s.view(s.to_act)
+    step = bot.act(view)  # Finished by the kit's heuristic: the kit keeps one now.
+    assert view.legal_mask() >> step & 1
+    s.apply(step)
+    while s.in_progress:
+        s.apply(bot.act(s.view(s.to_act)))
+    choice = _a_choice(s, 2)
+    assert choice.legal_mask() >> bot.act(choice) & 1
+    assert pickle.loads(pickle.dumps(bot.kit)).candidates(choice) == bot.kit.candidates(choice)
 
 
 def test_registry_parameters() -> None:
