@@ -9,6 +9,7 @@ every lead the reference finds safe must be reported.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Callable, Hashable
 
@@ -417,3 +418,14 @@ def test_a_lost_line_with_three_holders_searches_nothing_new() -> None:
         line = judge.line(tuple(s.hands), s.attacker, s.attacker)
         assert judge._counter[0] <= opened + 1
         _replay_line(s, line, safe=False)
+
+
+def test_replies_and_results_pickle_in_both_builds() -> None:
+    # A compiled frozen dataclass cannot be unpickled field by field: Reply pickles by value, as in the pure build.
+    state = random_position(random.Random(4), [3, 3, 2])
+    solver = Solver(state.rules, state.trump, state.n)
+    hands = tuple(state.hands)
+    replies = [r for lead in solver.leads(hands[0], hands[1], hands[2])[:3] for r in solver.replies(hands, 0, lead)]
+    assert replies and pickle.loads(pickle.dumps(replies)) == replies
+    result = solve(state)
+    assert pickle.loads(pickle.dumps(result)) == result

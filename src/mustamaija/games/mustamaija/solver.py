@@ -222,6 +222,10 @@ class Reply:
     next: int
     trump: int
 
+    def __reduce__(self) -> tuple[type[Reply], tuple[int, Pairs, Hands, int, int]]:
+        """Pickle by the fields, as in the pure build (a compiled frozen dataclass cannot be unpickled field by field)."""
+        return Reply, (self.declare, self.pairs, self.hands, self.next, self.trump)
+
 
 @dataclass
 class SolveResult:
