@@ -960,12 +960,6 @@ def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: 
     while state.in_progress and state.phase != OVER:
         state.apply(heuristic_step(state, rng, weights))
     ctx = _empty_ctx()
-    if endgame is None:
-        while state.phase != OVER:
-            if until_safe >= 0 and not state.talon_size and not state.hands[until_safe]:
-                return True
-            apply_plan(state, _plan_with(ctx, state, rng, weights))
-        return False
     lost = -1  # A seat the exact play found lost: it stays lost, so it is not asked again (the same games, faster).
     while state.phase != OVER:
         seat = state.to_act
@@ -973,7 +967,7 @@ def heuristic_play_out(state: State, rng: random.Random | None = None, endgame: 
         if not state.talon_size:
             if until_safe >= 0 and not state.hands[until_safe]:
                 return True
-            if seat != lost:
+            if endgame is not None and seat != lost:
                 plan = exact_plan(state, endgame)
         if plan is None or plan == LOST:
             if plan is not None:
