@@ -213,10 +213,10 @@ def test_rollouts_share_the_sampled_deals_between_candidates() -> None:
     v = s.view(s.to_act)
     _, mine = candidate_plans(v)
     kit = GAME.search_kit()
-    totals, squares, used = rollouts(GAME, kit, v, [mine, mine], v.seat or 0, 25, seed=3)
+    totals, squares, used = rollouts(kit, v, [mine, mine], v.seat or 0, 25, seed=3)
     assert used == 25 and totals[0] == totals[1]  # The same plan on the same deals: the same result.
     assert -25 <= totals[0] <= 0 and squares[0] == -totals[0]  # Returns are -1 (lost) or 0.
-    again, _, _ = rollouts(GAME, kit, v, [mine], v.seat or 0, 25, seed=3)
+    again, _, _ = rollouts(kit, v, [mine], v.seat or 0, 25, seed=3)
     assert again[0] == totals[0]
 
 

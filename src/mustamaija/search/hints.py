@@ -418,11 +418,11 @@ class _Job:
     def pimc(self, iters: int | None, seconds: float | None, flat: bool) -> HintResult:
         plans, preferred = self.kit.candidates(self.view)
         if flat:
-            found = search_plans(self.game, self.kit, self.view, plans, preferred, self.seat, self.seed,
+            found = search_plans(self.kit, self.view, plans, preferred, self.seat, self.seed,
                                  samples=iters or DEFAULT_SAMPLES, seconds=seconds)
         else:
             budget = iters if iters is not None else (None if seconds is not None else DEFAULT_PIMC_ITERS)
-            found = search_plans(self.game, self.kit, self.view, plans, preferred, self.seat, self.seed,
+            found = search_plans(self.kit, self.view, plans, preferred, self.seat, self.seed,
                                  iters=budget, seconds=seconds)
         cands = []
         for a, plan in enumerate(plans):

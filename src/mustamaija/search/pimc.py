@@ -67,7 +67,7 @@ Run = Callable[[list[int], int, float | None], tuple[list[float], int]]
 """``run(arms, samples, seconds)``: play ``samples`` shared samples of each arm; return their totals and the samples used."""
 
 
-def rollouts(game: Game, kit: SearchKit, target: Any, plans: Sequence[Any], seat: int, samples: int, seed: int | str,
+def rollouts(kit: SearchKit, target: Any, plans: Sequence[Any], seat: int, samples: int, seed: int | str,
              seconds: float | None = None, truth: bool = False) -> tuple[list[float], list[float], int]:
     """Play each of ``plans`` out on ``samples`` sampled deals (the same deals for all); return (totals, squares, deals).
 
@@ -171,7 +171,7 @@ class PlanSearch:
         return sum(n for n, _, _ in self.stats.values())
 
 
-def search_plans(game: Game, kit: SearchKit, target: Any, plans: Sequence[Any], preferred: int, seat: int,
+def search_plans(kit: SearchKit, target: Any, plans: Sequence[Any], preferred: int, seat: int,
                  seed: int | str, *, iters: int | None = None, seconds: float | None = None, samples: int | None = None,
                  workers: int = 1, truth: bool = False) -> PlanSearch:
     """Search ``plans`` for ``seat`` from ``target`` (a view, or the true state with ``truth``); see the module docstring.
@@ -188,11 +188,11 @@ def search_plans(game: Game, kit: SearchKit, target: Any, plans: Sequence[Any], 
     def play(arms: list[int], count: int, secs: float | None, round_seed: int | str) -> tuple[list[float], int]:
         chosen = [plans[a] for a in arms]
         if workers == 1 or truth:
-            totals, sq, used = rollouts(game, kit, target, chosen, seat, count, round_seed, secs, truth)
+            totals, sq, used = rollouts(kit, target, chosen, seat, count, round_seed, secs, truth)
         else:
             per = max(1, -(-count // workers)) if count < 1 << 30 else count
             pool = process_pool(workers)
-            futures = [pool.submit(rollouts, game, kit, target, chosen, seat, per, derive_seed(round_seed, i), secs)
+            futures = [pool.submit(rollouts, kit, target, chosen, seat, per, derive_seed(round_seed, i), secs)
                        for i in range(workers)]
             totals, sq, used = [0.0] * len(arms), [0.0] * len(arms), 0
             for f in futures:
@@ -277,9 +277,9 @@ class PIMCPlayer(SearchPlayer):
         start = _time.process_time()
         wall = _time.perf_counter()
         if truth:  # One true deal: one playout of every candidate is the whole search.
-            found = search_plans(self.game, self.kit, target, plans, preferred, seat, seed, samples=1, truth=True)
+            found = search_plans(self.kit, target, plans, preferred, seat, seed, samples=1, truth=True)
         else:
-            found = search_plans(self.game, self.kit, target, plans, preferred, seat, seed, iters=self.iters,
+            found = search_plans(self.kit, target, plans, preferred, seat, seed, iters=self.iters,
                                  seconds=self.time, samples=self.samples, workers=self.workers)
         self.stats = {
             "iterations": found.iterations,
