@@ -436,6 +436,37 @@ def test_a_double_click_leads_a_card_alone(server: str, browser: Browser) -> Non
     assert not errors, errors
 
 
+def test_an_action_whose_answer_is_lost_with_the_connection_does_not_hang_the_page(server: str, browser: Browser) -> None:
+    # The action goes out and the connection drops before its ack comes back. No ack can come on the next
+    # connection, so a page that waited for one kept "Sending…" and dead cards for ever.
+    errors: list[str] = []
+    page, _ = _seat_page(server, browser, {"game": "black-maria", "players": 4, "rules": {"hands": 1},
+                                           "seats": [{"kind": "person"}] + [{"kind": "bot", "bot": "easy"}] * 3})
+    _watch_errors(page, errors)
+    assert _wait_turn_or_end(page) == "turn"
+    assert _state(page)["state"]["legal"]["kind"] == "pass"
+    version = _state(page)["meta"]["version"]
+    page.evaluate("""() => {
+        const s = window.mustamaija.socket;
+        const act = s.act.bind(s);
+        s.act = (v, a) => { const id = act(v, a); s.dropForTest(); s.act = act; return id; };
+    }""")
+    for card in page.locator("#hand button.card").all()[:3]:
+        card.click()
+    page.click("#btn-pass")
+    page.wait_for_function("() => window.mustamaija.welcomes === 2")
+    # The server took the pass once; the page shows it and is free to act again.
+    page.wait_for_function(f"() => window.mustamaija.meta.version > {version} && !window.mustamaija.pending",
+                           timeout=15000)
+    assert len(_state(page)["state"]["passed"]) == 3
+    assert _wait_turn_or_end(page) == "turn"
+    version = _state(page)["meta"]["version"]
+    page.locator("#hand button.card.playable:not([disabled])").first.click()
+    page.wait_for_function(f"() => window.mustamaija.meta.version > {version} && !window.mustamaija.pending")
+    page.close()
+    assert not errors, errors
+
+
 def test_a_click_from_the_last_turn_does_not_make_a_double_click(server: str, browser: Browser) -> None:
     # A click in a defence and a click on the same card at the next lead, within the double-click time,
     # led that card alone: the second click of a double click must come in the same turn.

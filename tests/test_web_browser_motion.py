@@ -30,6 +30,11 @@ from test_web_browser import (  # pytest finds the fixtures (server, browser) by
     server,  # noqa: F401
 )
 
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+except ImportError:  # The fixtures then fail (or skip outside CI) before any test body runs.
+    PlaywrightTimeoutError = TimeoutError
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
@@ -106,8 +111,16 @@ def _settings(page: Page, **choices: str | bool) -> None:
 def _act_and_wait(page: Page, act: Any) -> None:
     version = _state(page)["meta"]["version"]
     act()
-    page.wait_for_function(f"() => window.mustamaija.meta.version > {version} && !window.mustamaija.pending",
-                           timeout=60000)
+    try:
+        page.wait_for_function(f"() => window.mustamaija.meta.version > {version} && !window.mustamaija.pending",
+                               timeout=60000)
+    except PlaywrightTimeoutError as e:
+        # Say what the page was waiting for, so that a failure on a loaded machine can be told apart.
+        seen = page.evaluate("""() => ({version: window.mustamaija.meta.version, pending: window.mustamaija.pending,
+            myTurn: document.body.dataset.myTurn, conn: document.getElementById("conn").textContent,
+            welcomes: window.mustamaija.welcomes, toast: document.querySelector(".toast")?.textContent ?? null,
+            legal: window.mustamaija.state && window.mustamaija.state.legal})""")
+        raise AssertionError(f"the action after version {version} was not taken: {seen}") from e
 
 
 def _turn_or_over(page: Page) -> str:

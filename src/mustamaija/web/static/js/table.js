@@ -59,6 +59,13 @@ function readSeatFromFragment() {
 }
 
 function setConn(status) {
+  if (status === "down" && app.pending && app.pending !== "http") {
+    // The answer to an action sent on the lost connection can never come: the server answers on the
+    // socket it was asked on. The catch-up after reconnecting shows whether the action was taken, and
+    // the table's version keeps a second try from being taken twice.
+    app.pending = null;
+    render();
+  }
   const conn = $("conn");
   conn.className = `conn ${status === "live" ? "live" : status === "down" ? "down" : ""}`;
   conn.textContent = status === "live" ? "live" : status === "down" ? "reconnecting…" : "connecting…";
