@@ -24,6 +24,8 @@ from setuptools.command.build_ext import build_ext
 HERE = Path(__file__).parent
 STAMP = HERE / "build" / "mustamaija-compiled.stamp"
 """What the compiled modules beside the sources were built from (editable installs): see :func:`up_to_date`."""
+EDITABLE = "editable_wheel" in sys.argv or "develop" in sys.argv
+"""This build compiles the modules beside the sources (an editable install), not into a wheel of its own."""
 BUILDING = {"editable_wheel", "bdist_wheel", "build_ext", "build", "install", "develop"}
 """The commands that build extensions; pip also runs this file for metadata (``egg_info``, ``dist_info``), which needs none."""
 
@@ -73,7 +75,7 @@ def up_to_date(sources: list[str]) -> bool:
     The README's second command installs the test extra, and pip then builds the editable project again: with this
     check it keeps the modules the first command compiled, instead of spending a minute or two compiling them anew.
     """
-    if "editable_wheel" not in sys.argv or not STAMP.is_file() or STAMP.read_text() != FINGERPRINT:
+    if not EDITABLE or not STAMP.is_file() or STAMP.read_text() != FINGERPRINT:
         return False
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     modules = [HERE / (source.removesuffix(".py") + suffix) for source in sources]
@@ -96,7 +98,7 @@ class OptionalBuildExt(build_ext):
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
             self.extensions = []
             return
-        if "editable_wheel" in sys.argv and self.extensions:
+        if EDITABLE and self.extensions:
             STAMP.parent.mkdir(exist_ok=True)
             STAMP.write_text(FINGERPRINT)
 
@@ -109,11 +111,14 @@ def extensions() -> list[Any]:
     if os.environ.get("MUSTAMAIJA_BUILD") != "pure" and up_to_date(sources):
         print("mustamaija: the compiled modules beside the sources are up to date", file=sys.stderr)
         return []
-    STAMP.unlink(missing_ok=True)
-    # An editable install leaves its extensions beside the sources: remove those of an earlier build, or a module
-    # dropped from the list would still load its old extension (which needs the old shared library).
-    for stale in (HERE / "src").rglob("*.so"):
-        stale.unlink()
+    if EDITABLE:
+        STAMP.unlink(missing_ok=True)
+        # An editable install leaves its extensions beside the sources: remove those of an earlier build, or a module
+        # dropped from the list would still load its old extension (which needs the old shared library). Only an
+        # editable build puts them back, so no other build of this tree (a wheel, `pip install --target`) may
+        # remove them: that silently turned the checkout's editable install into the pure build.
+        for stale in (HERE / "src").rglob("*.so"):
+            stale.unlink()
     if os.environ.get("MUSTAMAIJA_BUILD") == "pure":
         notice("MUSTAMAIJA_BUILD=pure")
         return []

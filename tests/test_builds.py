@@ -16,8 +16,10 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -104,3 +106,36 @@ def test_the_engine_tests_pass_on_the_pure_build(compiled: None, group: str) -> 
     out = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, f"{group} failed on the pure build:\n{out.stdout[-4000:]}"
     assert " passed" in out.stdout.splitlines()[-1]
+
+
+# setup.py run with setuptools stubbed out: only its choice of extensions and what it removes are under test.
+_SETUP = """
+import runpy, sys, types
+stub = types.ModuleType("setuptools")
+stub.setup = lambda **kw: None
+command = types.ModuleType("setuptools.command")
+build_ext = types.ModuleType("setuptools.command.build_ext")
+build_ext.build_ext = type("build_ext", (), {})
+sys.modules.update({"setuptools": stub, "setuptools.command": command, "setuptools.command.build_ext": build_ext})
+sys.argv = ["setup.py", sys.argv[1]]
+runpy.run_path("setup.py", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize(("command", "kept"), [("bdist_wheel", True), ("build", True), ("editable_wheel", False)])
+def test_only_an_editable_build_removes_the_compiled_modules_beside_the_sources(tmp_path: Path, command: str,
+                                                                              kept: bool) -> None:
+    # `pip install --target DIR .` in a checkout with an editable install builds a wheel in the tree, and removing
+    # the modules beside the sources then turned that editable install into the pure build without a word.
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    for name in ("setup.py", "pyproject.toml"):
+        shutil.copy(ROOT / name, tree / name)
+    beside = tree / "src" / "mustamaija" / "core" / f"bits{sysconfig.get_config_var('EXT_SUFFIX')}"
+    beside.write_bytes(b"")
+    env = {**_env("pure"), "PYTHONPATH": ""}
+    out = subprocess.run([sys.executable, "-c", _SETUP, command], cwd=tree, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "pure Python build (MUSTAMAIJA_BUILD=pure)" in out.stderr, out.stderr
+    assert beside.exists() is kept
