@@ -59,10 +59,10 @@ function readSeatFromFragment() {
 }
 
 function setConn(status) {
-  if (status === "down" && app.pending && app.pending !== "http") {
-    // The answer to an action sent on the lost connection can never come: the server answers on the
-    // socket it was asked on. The catch-up after reconnecting shows whether the action was taken, and
-    // the table's version keeps a second try from being taken twice.
+  if (status !== "live" && app.pending && app.pending !== "http") {
+    // The answer to an action sent on a connection that is gone (dropped, or left for another seat) can
+    // never come: the server answers on the socket it was asked on. The catch-up after reconnecting shows
+    // whether the action was taken, and the table's version keeps a second try from being taken twice.
     app.pending = null;
     render();
   }
