@@ -3,7 +3,9 @@
 The open-hand cheater sees the other hands and the talon's order; a fair
 player sees neither. To tell which of them the fair search's losses come
 from, :func:`play` gives the search's dealer a part of the truth
-(:data:`PARTS`): nothing (``fair``, today's ``pimc``), the attacker's hand
+(:data:`PARTS`): nothing (``fair``, today's ``pimc``; ``uniform`` deals
+without the model of what players keep and the play since the talon
+emptied, as ``beliefs=off``), the attacker's hand
 when defending while the talon lasts (``attacker``), the hand of the seat it
 leads to while the talon lasts (``target``), or every hand, the talon's
 unseen order still dealt at random (``hands``). Every part plays the same
@@ -52,15 +54,16 @@ from mustamaija.games.mustamaija.view import View
 
 __all__ = ["PARTS", "TruthKit", "main", "play", "revealed"]
 
-PARTS: Final = ("fair", "attacker", "target", "hands")
-"""What the search's dealer is shown: nothing, the attacker's hand, the target's hand, every hand (module docstring)."""
+PARTS: Final = ("fair", "uniform", "attacker", "target", "hands")
+"""What the search's dealer is shown: nothing (by the model, or uniformly), the attacker's hand, the target's hand,
+every hand (module docstring)."""
 
 
 def revealed(view: View, state: State, part: str) -> View:
     """Return ``view`` with the hands that ``part`` shows known, read from the true ``state`` (``view`` itself if none)."""
     if part == "hands":
         seats = list(range(view.players))
-    elif part == "fair" or view.talon_size == 0:
+    elif part in ("fair", "uniform") or view.talon_size == 0:
         seats = []
     elif part == "attacker":
         seats = [view.attacker] if view.phase == DEFEND else []
@@ -84,6 +87,7 @@ class TruthKit(MustamaijaKit):
 
     def __init__(self, part: str) -> None:
         super().__init__()
+        self.beliefs = part != "uniform"
         self.part = part
         self.truth: State | None = None
         """The true state of the decision under way."""
