@@ -43,7 +43,7 @@ import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
 from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer
 from mustamaija.games.mustamaija.players.kit import MustamaijaKit
@@ -51,8 +51,9 @@ from mustamaija.games.mustamaija.players.pimc import PIMCPlayer
 from mustamaija.games.mustamaija.rules import DEFEND, LEAD
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.view import View
+from mustamaija.players.play import play_out
 
-__all__ = ["PARTS", "TruthKit", "main", "play", "revealed"]
+__all__ = ["PARTS", "ShownPlayer", "TruthKit", "main", "play", "revealed"]
 
 PARTS: Final = ("fair", "uniform", "attacker", "target", "hands")
 """What the search's dealer is shown: nothing (by the model, or uniformly), the attacker's hand, the target's hand,
@@ -98,6 +99,21 @@ class TruthKit(MustamaijaKit):
         return super().sampler(revealed(view, self.truth, self.part))
 
 
+class ShownPlayer:
+    """``pimc`` with a :class:`TruthKit`: given the true state (``sees_all``), it acts on its seat's view."""
+
+    sees_all = True
+
+    def __init__(self, part: str, iters: int, seed: int) -> None:
+        self.search = PIMCPlayer(iters=iters, seed=seed)
+        self.kit = self.search.kit = TruthKit(part)
+
+    def act_open(self, state: State) -> int:
+        """Return the search's step from the seat's view, its dealer shown the kit's part of ``state``."""
+        self.kit.truth = state
+        return self.search.act(state.view(state.to_act))
+
+
 def play(seed: int, part: str, iters: int = 1000) -> bool:
     """Play deal ``seed`` of four players, ``pimc`` in seat ``seed mod 4`` shown ``part``; return whether it lost.
 
@@ -106,17 +122,9 @@ def play(seed: int, part: str, iters: int = 1000) -> bool:
     """
     s = State.from_seed(players=4, seed=seed)
     seat = seed % 4
-    bots = [HeuristicPlayer(seed=seed * 8 + k) for k in range(4)]
-    search = PIMCPlayer(iters=iters, seed=seed)
-    kit = search.kit = TruthKit(part)
-    while not s.is_over:
-        actor = s.to_act
-        if actor == seat:
-            kit.truth = s
-            step = search.act(s.view(actor))
-        else:
-            step = bots[actor].act(s.view(actor))
-        s.apply(step)
+    players: list[Any] = [HeuristicPlayer(seed=seed * 8 + k) for k in range(4)]
+    players[seat] = ShownPlayer(part, iters, seed)
+    play_out(s, players)
     return s.loser == seat
 
 
