@@ -1,4 +1,4 @@
-"""Helpers shared by the test modules: how many seeded deals to play, and a cheap check that a step is refused.
+"""Helpers shared by the test modules: how many seeded deals to play, a cheap check that a step is refused, seeded deals.
 
 ``MUSTAMAIJA_TEST_SCALE`` multiplies the deal counts of the randomised tests
 (default 1, sized for CI's budget). A soak runs more of them, for example
@@ -49,3 +49,30 @@ def refusal(method: Callable[[Any], object], arg: Any) -> IllegalActionError | N
     except IllegalActionError as e:
         return e
     return None
+
+
+def action_starts(players: int, seed: int, rules: Any, bot: str) -> list[Any]:
+    """Play a seeded Mustamaija deal of ``bot`` players; return the state at the start of every action (a copy each)."""
+    from mustamaija import State
+    from mustamaija.players.registry import make_bot
+
+    s = State.from_seed(players=players, seed=seed, rules=rules)
+    bots = [make_bot(bot, seed * 7 + k) for k in range(players)]
+    starts = []
+    while not s.is_over:
+        if not s.in_progress:
+            starts.append(s.copy())
+        s.apply(bots[s.to_act].act(s.view(s.to_act)))
+    return starts
+
+
+def preset_fits(preset: str, players: int) -> bool:
+    """Return whether the Mustamaija rule preset ``preset`` can be played by ``players``."""
+    from mustamaija.core.errors import RulesError
+    from mustamaija.games.mustamaija.rules import Rules
+
+    try:
+        Rules.preset(preset).check_players(players)
+    except RulesError:
+        return False
+    return True

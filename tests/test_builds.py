@@ -37,7 +37,7 @@ ENGINE_TESTS = {
     "records and views": ["test_golden.py", "test_bm_golden.py", "test_records.py", "test_bm_records.py", "test_views.py",
                           "test_bm_views.py", "test_observation_fast.py", "test_position.py", "test_position2.py"],
     "bots": ["test_solver.py", "test_heuristic.py", "test_bm_players.py", "test_sampling.py", "test_pimc.py", "test_endgames.py",
-             "test_inference.py", "test_takeback.py"],
+             "test_inference.py", "test_takeback.py", "test_redraw.py"],
 }
 """The engine's test files, in groups of about equal length, that run again on the pure build."""
 PURE_SHARE = 0.25

@@ -7,27 +7,14 @@ import random
 import pytest
 
 from mustamaija import State
-from mustamaija.core.errors import RulesError
 from mustamaija.games.mustamaija.actions import Declare
 from mustamaija.games.mustamaija.rules import PRESETS, Rules
 from mustamaija.games.mustamaija.takeback import Takeback, draw_free_turns
-from mustamaija.players.registry import make_bot
+from support import action_starts, preset_fits
 
 HELD_FIELDS = ("n", "dealer", "deck", "trump", "trump_card", "turn_pending", "revealed", "discard", "phase", "attacker",
                "defender", "led", "sel", "rem", "used", "pairs", "limit", "out", "outmask", "turns", "declarer",
                "declared", "loser", "stopped", "nlog", "tpos")
-
-
-def _play(players: int, seed: int, rules: Rules, bot: str) -> list[State]:
-    """Play a seeded deal; return the state at the start of every action (including the last one)."""
-    s = State.from_seed(players=players, seed=seed, rules=rules)
-    bots = [make_bot(bot, seed * 7 + k) for k in range(players)]
-    starts = []
-    while not s.is_over:
-        if not s.in_progress:
-            starts.append(s.copy())
-        s.apply(bots[s.to_act].act(s.view(s.to_act)))
-    return starts
 
 
 def _same(a: State, b: State) -> None:
@@ -42,16 +29,8 @@ def _same(a: State, b: State) -> None:
     assert a.legal_mask() == b.legal_mask()
 
 
-def _fits(preset: str, players: int) -> bool:
-    try:
-        Rules.preset(preset).check_players(players)
-    except RulesError:
-        return False
-    return True
-
-
 CASES = [(players, preset, bot) for preset in PRESETS for players in (3, 4, 5) for bot in ("heuristic", "random")
-         if _fits(preset, players)]
+         if preset_fits(preset, players)]
 
 
 @pytest.mark.parametrize(("players", "preset", "bot"), CASES)
@@ -59,7 +38,7 @@ def test_takeback_gives_the_state_of_that_moment(players: int, preset: str, bot:
     rules = Rules.preset(preset)
     checked = 0
     for seed in range(12):
-        starts = _play(players, seed, rules, bot)
+        starts = action_starts(players, seed, rules, bot)
         empty_turns = [s for s in starts if not s.talon_size and s.phase_name == "lead"]
         if not empty_turns:
             continue

@@ -38,13 +38,13 @@ CORE_MODULES: Final = ("bits", "cards", "draws", "observation", "state")
 """The modules of ``mustamaija.core`` the install compiles."""
 
 GAME_MODULES: Final = ("legality", "state", "playout", "knowledge", "observation", "sampling", "solver", "endgame",
-                       "players.heuristic", "takeback", "players.inference")
+                       "players.heuristic", "takeback", "redraw", "players.inference")
 """The modules of each game package (``mustamaija.games.*``) the install compiles, those of them it has.
 
 A game's hot path by convention: legality, the state, a seat's knowledge (the core of its view), the
 observation encoder, the sampler, the solver, the solver's hand-over of small endgames, the heuristic that
 serves as playout policy, and the search's weighing of sampled deals by the seats' play (the takeback, which
-rewinds a deal, and the play evidence). Each must
+rewinds a deal, the redraw, which rewinds one while the talon lasts, and the play evidence). Each must
 type-check under ``mypy --strict`` and avoid what compiled classes cannot do: slots-making dataclasses, classes
 built or patched at run time, interpreted subclasses. Rule sets, views and players stay interpreted.
 """

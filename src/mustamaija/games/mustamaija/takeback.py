@@ -39,7 +39,7 @@ from mustamaija.games.mustamaija.actions import BEAT_ENTRY, LEAD_ENTRY
 from mustamaija.games.mustamaija.rules import LEAD
 from mustamaija.games.mustamaija.state import State
 
-__all__ = ["Takeback", "draw_free_turns", "entries"]
+__all__ = ["Takeback", "draw_free_turns", "entries", "start_turn"]
 
 Entry = tuple[int, int, Any]
 
@@ -194,29 +194,38 @@ class Takeback:
         """
         s = state.copy()
         hands = self.hands_before(state.hands)
-        s.hands = hands
         s.discard = state.discard & ~self.out_of_play
         s.public = s.discard | self.prior_public | state.tknown | _declared(state)
         s.turns = state.turns - self.beats
-        s.phase = LEAD
-        a = self.attacker
         d = self.defender if self.defender >= 0 else state.defender
-        s.attacker = a
-        s.defender = d
-        s.limit = L.lead_limit(state.facts, popcount(hands[d]), 0)
-        s.sel = s.led = s.rem = s.used = 0
-        s.pairs = ()
-        out = tuple(seat for seat in state.out if not hands[seat])
-        s.out = out
-        s.outmask = 0
-        for seat in out:
-            s.outmask |= 1 << seat
-        s.loser = -1
-        s.stopped = False
-        s.log = self.base_log
-        s.nlog = self.base_nlog
-        s._legal = -1  # The legal steps kept are those of the state taken back from.
+        start_turn(s, state, hands, self.attacker, d, 0, self.base_log, self.base_nlog)
         return s
+
+
+def start_turn(s: State, state: State, hands: list[int], attacker: int, defender: int, talon_size: int, log: Any,
+               nlog: int) -> None:
+    """Make ``s``, a copy of ``state`` being taken back, the start of a turn: these hands, players, log, nothing led.
+
+    The seats out are those of ``state`` with no cards in ``hands``, and
+    none while the talon (of ``talon_size`` cards) lasts (M18).
+    """
+    s.hands = hands
+    s.phase = LEAD
+    s.attacker = attacker
+    s.defender = defender
+    s.limit = L.lead_limit(state.facts, popcount(hands[defender]), talon_size)
+    s.sel = s.led = s.rem = s.used = 0
+    s.pairs = ()
+    out = tuple(seat for seat in state.out if not hands[seat]) if not talon_size else ()
+    s.out = out
+    s.outmask = 0
+    for seat in out:
+        s.outmask |= 1 << seat
+    s.loser = -1
+    s.stopped = False
+    s.log = log
+    s.nlog = nlog
+    s._legal = -1  # The legal steps kept are those of the state taken back from.
 
 
 def _declared(state: State) -> int:

@@ -5,7 +5,8 @@ player sees neither. To tell which of them the fair search's losses come
 from, :func:`play` gives the search's dealer a part of the truth
 (:data:`PARTS`): nothing (``fair``, today's ``pimc``; ``uniform`` deals
 without the model of what players keep and the play since the talon
-emptied, as ``beliefs=off``), the attacker's hand
+emptied, as ``beliefs=off``; ``read`` also reads the other seats' last
+actions while the talon lasts), the attacker's hand
 when defending while the talon lasts (``attacker``), the hand of the seat it
 leads to while the talon lasts (``target``), or every hand, the talon's
 unseen order still dealt at random (``hands``). Every part plays the same
@@ -46,6 +47,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from mustamaija.games.mustamaija.players.heuristic import HeuristicPlayer
+from mustamaija.games.mustamaija.players.inference import RECENT, TALON_MISS
 from mustamaija.games.mustamaija.players.kit import MustamaijaKit
 from mustamaija.games.mustamaija.players.pimc import PIMCPlayer
 from mustamaija.games.mustamaija.rules import DEFEND, LEAD
@@ -55,16 +57,16 @@ from mustamaija.players.play import play_out
 
 __all__ = ["PARTS", "ShownPlayer", "TruthKit", "main", "play", "revealed"]
 
-PARTS: Final = ("fair", "uniform", "attacker", "target", "hands")
-"""What the search's dealer is shown: nothing (by the model, or uniformly), the attacker's hand, the target's hand,
-every hand (module docstring)."""
+PARTS: Final = ("fair", "uniform", "read", "attacker", "target", "hands")
+"""What the search's dealer is shown: nothing (by the model, or uniformly, or reading the play while the talon lasts
+too), the attacker's hand, the target's hand, every hand (module docstring)."""
 
 
 def revealed(view: View, state: State, part: str) -> View:
     """Return ``view`` with the hands that ``part`` shows known, read from the true ``state`` (``view`` itself if none)."""
     if part == "hands":
         seats = list(range(view.players))
-    elif part in ("fair", "uniform") or view.talon_size == 0:
+    elif part in ("fair", "uniform", "read") or view.talon_size == 0:
         seats = []
     elif part == "attacker":
         seats = [view.attacker] if view.phase == DEFEND else []
@@ -104,9 +106,12 @@ class ShownPlayer:
 
     sees_all = True
 
-    def __init__(self, part: str, iters: int, seed: int) -> None:
+    def __init__(self, part: str, iters: int, seed: int, recent: int = RECENT, miss: float = TALON_MISS) -> None:
         self.search = PIMCPlayer(iters=iters, seed=seed)
         self.kit = self.search.kit = TruthKit(part)
+        if part == "read":
+            self.kit.recent = recent
+            self.kit.talon_miss = miss
 
     def act_open(self, state: State) -> int:
         """Return the search's step from the seat's view, its dealer shown the kit's part of ``state``."""
@@ -114,21 +119,23 @@ class ShownPlayer:
         return self.search.act(state.view(state.to_act))
 
 
-def play(seed: int, part: str, iters: int = 1000) -> bool:
+def play(seed: int, part: str, iters: int = 1000, recent: int = RECENT, miss: float = TALON_MISS) -> bool:
     """Play deal ``seed`` of four players, ``pimc`` in seat ``seed mod 4`` shown ``part``; return whether it lost.
 
     The deal is ``State.from_seed(4, seed)``, the search is seeded ``seed``
-    and the heuristic of seat ``k`` ``8 × seed + k``.
+    and the heuristic of seat ``k`` ``8 × seed + k``. The part ``read``
+    also weighs the deals by about the last ``recent`` log entries while the
+    talon lasts, by ``miss`` (:class:`~.players.inference.TalonEvidence`).
     """
     s = State.from_seed(players=4, seed=seed)
     seat = seed % 4
     players: list[Any] = [HeuristicPlayer(seed=seed * 8 + k) for k in range(4)]
-    players[seat] = ShownPlayer(part, iters, seed)
+    players[seat] = ShownPlayer(part, iters, seed, recent, miss)
     play_out(s, players)
     return s.loser == seat
 
 
-def _play(job: tuple[int, str, int]) -> bool:
+def _play(job: tuple[int, str, int, int, float]) -> bool:
     return play(*job)
 
 
@@ -139,15 +146,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iters", type=int, default=1000, help="the search's playouts a decision (default 1000)")
     parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, from {', '.join(PARTS)}")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--recent", type=int, default=RECENT,
+                        help=f"the part read: about this many last log entries read while the talon lasts (default {RECENT})")
+    parser.add_argument("--talon-miss", type=float, default=TALON_MISS,
+                        help=f"the part read: a deal's weight for each action the heuristic would not take (default {TALON_MISS})")
     args = parser.parse_args(argv)
     parts = args.parts.split(",")
     unknown = [p for p in parts if p not in PARTS]
     if unknown or args.games < 1 or args.iters < 1 or args.jobs < 1:
         parser.error(f"unknown parts {unknown}" if unknown else "--games, --iters and --jobs must be at least 1")
+    if args.recent < 1 or not 0.0 < args.talon_miss <= 1.0:
+        parser.error("--recent must be at least 1, and --talon-miss in (0, 1]")
     results: dict[str, list[bool]] = {}
     with ProcessPoolExecutor(args.jobs) as pool:
         for part in parts:
-            results[part] = list(pool.map(_play, [(g, part, args.iters) for g in range(args.games)], chunksize=10))
+            jobs = [(g, part, args.iters, args.recent, args.talon_miss) for g in range(args.games)]
+            results[part] = list(pool.map(_play, jobs, chunksize=10))
             row = f"{part:9} lost {sum(results[part]):5} of {args.games}"
             if part != "fair" and "fair" in results:
                 saved = sum(f and not p for f, p in zip(results["fair"], results[part], strict=True))

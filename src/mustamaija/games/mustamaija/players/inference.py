@@ -43,11 +43,12 @@ from typing import Final
 
 from mustamaija.games.mustamaija.actions import LEAD_ENTRY
 from mustamaija.games.mustamaija.players.heuristic import Weights, apply_plan, heuristic_agrees
+from mustamaija.games.mustamaija.redraw import Redraw
 from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.takeback import Takeback
 from mustamaija.games.mustamaija.view import View
 
-__all__ = ["FEW_TRIES", "MISS", "TRIES", "PlayEvidence"]
+__all__ = ["FEW_TRIES", "MISS", "RECENT", "TALON_MISS", "TRIES", "PlayEvidence", "TalonEvidence"]
 
 MISS: Final = 0.05
 """The factor of a deal's weight for each action of another seat the heuristic would not have taken.
@@ -62,8 +63,56 @@ TRIES: Final = 40
 FEW_TRIES: Final = 4
 """Deals drawn at most for one kept deal once the evidence has shown that it explains the play poorly."""
 
+RECENT: Final = 8
+"""The log entries :class:`TalonEvidence` reads back, about: two rounds of four players."""
 
-class PlayEvidence:
+TALON_MISS: Final = 0.3
+""":data:`MISS` while the talon lasts, where the draws dealt back make a deal explain the play less often."""
+
+
+class Evidence:
+    """What the other seats' play says of a dealt deal: its weight, and a dealer that draws deals by it."""
+
+    def weight(self, deal: State, floor: float = 0.0, rng: random.Random | None = None) -> float:
+        """Return ``deal``'s weight in [0, 1], or a value below ``floor`` once it is known to be below it."""
+        raise NotImplementedError
+
+    def dealer(self, draw: Callable[[random.Random], State], tries: int = TRIES) -> Callable[[random.Random], State]:
+        """Return a dealer that keeps each deal of ``draw`` with chance equal to its weight (module docstring).
+
+        When the evidence explains the play poorly (after :data:`FEW_TRIES`
+        deals or more, fewer than one draw in :data:`TRIES` kept), the seats
+        do not play as the heuristic does, and each deal then takes at most
+        :data:`FEW_TRIES` draws: the cost of a search stays bounded whoever
+        it plays against.
+        """
+        deals = 0
+        drawn = 0
+        kept = 0
+
+        def deal(rng: random.Random) -> State:
+            nonlocal deals, drawn, kept
+            deals += 1
+            limit = FEW_TRIES if deals > FEW_TRIES and kept * TRIES < drawn else tries
+            best = None
+            best_weight = -1.0
+            for _ in range(limit):
+                guess = draw(rng)
+                drawn += 1
+                u = rng.random()
+                w = self.weight(guess, u, rng)
+                if w >= u:
+                    kept += 1
+                    return guess
+                if w > best_weight:
+                    best, best_weight = guess, w
+            assert best is not None  # At least one draw.
+            return best
+
+        return deal
+
+
+class PlayEvidence(Evidence):
     """Weighs deals dealt from ``seat``'s view by the other seats' play since the talon emptied (module docstring)."""
 
     def __init__(self, back: Takeback, seat: int, weights: Weights | None = None, miss: float = MISS) -> None:
@@ -93,11 +142,12 @@ class PlayEvidence:
             return None
         return cls(back, seat, miss=miss)
 
-    def weight(self, deal: State, floor: float = 0.0) -> float:
+    def weight(self, deal: State, floor: float = 0.0, rng: random.Random | None = None) -> float:
         """Return ``deal``'s weight: :attr:`miss` to the power of the others' actions the heuristic would not take.
 
         The count stops once the weight is below ``floor``: what it returns
-        then is below ``floor``, and at least the full weight.
+        then is below ``floor``, and at least the full weight. ``rng`` is not
+        read: nothing is drawn since the talon emptied.
         """
         s = self.back.rewind(deal)
         w = 1.0
@@ -110,39 +160,62 @@ class PlayEvidence:
             apply_plan(s, plan)
         return w
 
-    def dealer(self, draw: Callable[[random.Random], State], tries: int = TRIES) -> Callable[[random.Random], State]:
-        """Return a dealer that keeps each deal of ``draw`` with chance equal to its weight (module docstring).
 
-        When the evidence explains the play poorly (after :data:`FEW_TRIES`
-        deals or more, fewer than one draw in :data:`TRIES` kept), the seats
-        do not play as the heuristic does, and each deal then takes at most
-        :data:`FEW_TRIES` draws: the cost of a search stays bounded whoever
-        it plays against.
+class TalonEvidence(Evidence):
+    """Weighs deals dealt from ``seat``'s view by the other seats' last actions while the talon lasts.
+
+    Each action is followed by its seat's draw (M12, M15), so a deal alone
+    does not fix the hand an action was chosen from: :class:`~mustamaija.games.mustamaija.redraw.Redraw`
+    deals the draws back at random, and the deal weighs :attr:`miss` to the
+    power of the actions the heuristic would not have taken from the hands
+    so found. A deal and its draws together are a uniform draw of the
+    history, so weighing both weighs the deal rightly; the true deal of
+    heuristic players no longer weighs 1 every time, only when its draws
+    are dealt back as they were drawn, or differently where it does not
+    matter to the play.
+    """
+
+    def __init__(self, back: Redraw, seat: int, weights: Weights | None = None, miss: float = TALON_MISS) -> None:
+        self.back = back
+        self.seat = seat
+        self.weights = weights or Weights()
+        self.miss = miss
+        self.plans = back.plans()
+
+    def __reduce__(self) -> tuple[type[TalonEvidence], tuple[Redraw, int, Weights, float]]:
+        """Pickle by the constructor's arguments, as in the pure build (a compiled class has no ``__dict__``)."""
+        return TalonEvidence, (self.back, self.seat, self.weights, self.miss)
+
+    @classmethod
+    def of(cls, view: View, recent: int = RECENT, miss: float = TALON_MISS) -> TalonEvidence | None:
+        """Return the evidence of the last ``recent`` or so entries of ``view``'s log, or ``None``.
+
+        None: the talon is empty (:class:`PlayEvidence` reads that phase),
+        fewer than three players, no unseen card, a marriage may still be
+        declared (V4), the span cannot be taken back
+        (:meth:`~mustamaija.games.mustamaija.redraw.Redraw.of`), or no other
+        seat acted in it.
         """
-        deals = 0
-        drawn = 0
-        kept = 0
+        seat = view.seat
+        if (seat is None or not view.talon_size or view.players < 3 or not view.unseen
+                or (view.rules.trump == "marriage" and view.declarer == -1)):
+            return None
+        back = Redraw.of(view, recent)
+        if back is None or all(entry[1] == seat for entry in back.span):
+            return None
+        return cls(back, seat, miss=miss)
 
-        def deal(rng: random.Random) -> State:
-            nonlocal deals, drawn, kept
-            deals += 1
-            limit = FEW_TRIES if deals > FEW_TRIES and kept * TRIES < drawn else tries
-            best = None
-            best_weight = -1.0
-            for _ in range(limit):
-                guess = draw(rng)
-                drawn += 1
-                u = rng.random()
-                w = self.weight(guess, u)
-                if w >= u:
-                    kept += 1
-                    return guess
-                if w > best_weight:
-                    best, best_weight = guess, w
-            assert best is not None  # At least one draw.
-            return best
-
-        return deal
+    def weight(self, deal: State, floor: float = 0.0, rng: random.Random | None = None) -> float:
+        """Return ``deal``'s weight with its draws dealt back by ``rng``; see :meth:`PlayEvidence.weight`."""
+        s = self.back.rewind(deal, rng or random.Random(0))
+        w = 1.0
+        for (_, seat, _), plan in zip(self.back.span, self.plans, strict=True):
+            if seat != self.seat and not heuristic_agrees(s, plan, self.weights):
+                w *= self.miss
+                if w < floor:
+                    return w
+            apply_plan(s, plan)
+        return w
 
 
 def _holders(state: State) -> int:

@@ -51,7 +51,7 @@ from mustamaija.games.mustamaija.players.heuristic import (
     heuristic_play_out,
     plan_step,
 )
-from mustamaija.games.mustamaija.players.inference import PlayEvidence
+from mustamaija.games.mustamaija.players.inference import TALON_MISS, PlayEvidence, TalonEvidence
 from mustamaija.games.mustamaija.players.ismcts import DEFAULT_DEPTH, ROLLOUTS, Determiniser, rollout_policy, state_context
 from mustamaija.games.mustamaija.players.ismcts_policy import fast_rollout, fast_step, outcome, rollout
 from mustamaija.games.mustamaija.state import State
@@ -101,6 +101,11 @@ class MustamaijaKit(BasicKit):
             game = GAME
         super().__init__(game)
         self.beliefs = True
+        self.recent = 0
+        """The log entries read back while the talon lasts (:class:`.inference.TalonEvidence`, about
+        :data:`~.inference.RECENT`); 0, the default: none, since it measured no gain (docs/strength.md)."""
+        self.talon_miss = TALON_MISS
+        """The factor of a deal's weight for each of those actions the heuristic would not have taken."""
         self._heuristics: dict[int | None, HeuristicPlayer] = {}
         self._endgame = EndgameSolver(max_cards=ENDGAME_CARDS)
 
@@ -114,13 +119,14 @@ class MustamaijaKit(BasicKit):
         """Return a dealer of the unseen cards: by what players keep (:mod:`.beliefs`), or uniformly without ``beliefs``.
 
         With ``beliefs``, once the talon is empty the deals are also weighed by the other seats' play since
-        (:class:`~mustamaija.games.mustamaija.players.inference.PlayEvidence`). Uniformly is
+        (:class:`~mustamaija.games.mustamaija.players.inference.PlayEvidence`), and with :attr:`recent`, while
+        it lasts by their last actions (:class:`~mustamaija.games.mustamaija.players.inference.TalonEvidence`). Uniformly is
         :meth:`Determiniser.draw`: :func:`~mustamaija.games.mustamaija.sampling.sample_state`, faster.
         """
         if not self.beliefs:
             return Determiniser(view).draw
         draw = InformedDeterminiser(view, shipped_model()).draw
-        evidence = PlayEvidence.of(view)
+        evidence = PlayEvidence.of(view) or (TalonEvidence.of(view, self.recent, self.talon_miss) if self.recent else None)
         return evidence.dealer(draw) if evidence is not None else draw
 
     def fixed_step(self, view: View, seed: int | None) -> int | None:
