@@ -57,7 +57,7 @@ DECK = 52
 class Redraw:
     """The public facts of the last :attr:`count` log entries, to take them back on full states (:meth:`rewind`)."""
 
-    def __init__(self, span: list[Entry], drawn: list[int], forced: list[int], hidden: list[int], led: list[int],
+    def __init__(self, span: list[Entry], drawn: list[int], forced: list[int], shown: list[int], led: list[int],
                  base_log: Any, base_nlog: int, base_public: int) -> None:
         self.span = span
         """The entries taken back, oldest first; the first is a lead."""
@@ -66,9 +66,9 @@ class Redraw:
         """For each entry of the span, how many cards its actor drew right after it."""
         self.forced = forced
         """For each entry, the cards of public place among those drawn (the trump card, a spade put back)."""
-        self.hidden = hidden
-        """For each entry, the cards its actor was not publicly known to hold right after its draw are those
-        outside this mask: the cards the draw may have brought."""
+        self.shown = shown
+        """For each entry, the cards its actor was publicly known to hold right after its draw, besides those of
+        public place it drew: the draw brought none of them (picked-up cards, a declared marriage)."""
         self.led = led
         """For each defence of the span, the cards led to it (0 for a lead)."""
         self.base_log = base_log
@@ -78,7 +78,7 @@ class Redraw:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle by the constructor's arguments, as in the pure build (a compiled class has no ``__dict__``)."""
-        return Redraw, (self.span, self.drawn, self.forced, self.hidden, self.led, self.base_log, self.base_nlog,
+        return Redraw, (self.span, self.drawn, self.forced, self.shown, self.led, self.base_log, self.base_nlog,
                         self.base_public)
 
     @classmethod
@@ -115,7 +115,7 @@ class Redraw:
         public = 0
         drawn: list[int] = []
         forced: list[int] = []
-        hidden: list[int] = []
+        shown: list[int] = []
         leds: list[int] = []
         for i, (kind, seat, data) in enumerate(log):
             if i == start:
@@ -140,10 +140,10 @@ class Redraw:
                 leds.append(0)
                 drawn.append(0)
                 forced.append(0)
-                hidden.append(0)
+                shown.append(0)
                 continue
             need = hs - sizes[seat]
-            k = need if 0 < need < talon else (talon if need > 0 else 0)
+            k = min(need, talon) if need > 0 else 0
             got = 0
             for p in range(drawn_so_far, drawn_so_far + k):
                 got |= places.get(p, 0)
@@ -158,13 +158,13 @@ class Redraw:
             known[seat] |= got
             drawn.append(k)
             forced.append(got)
-            hidden.append(known[seat] & ~got)
+            shown.append(known[seat] & ~got)
         if sizes != list(view.hand_sizes) or talon != view.talon_size:
             return None  # A rule set this count does not know.
         node: Any = view.history.node
         for _ in range(n - start):
             node = node[1]
-        return cls(log[start:], drawn[start:], forced[start:], hidden[start:], leds[start:], node, start, public)
+        return cls(log[start:], drawn[start:], forced[start:], shown[start:], leds[start:], node, start, public)
 
     def plans(self) -> list[Any]:
         """Return the span's actions as plans (:func:`~.players.heuristic.apply_plan`), oldest first."""
@@ -190,7 +190,7 @@ class Redraw:
                 got = self.forced[i]
                 more = k - popcount(got)
                 if more:
-                    pool = hands[seat] & ~self.hidden[i] & ~got
+                    pool = hands[seat] & ~self.shown[i] & ~got
                     got |= _pick(pool, more, rng)
                 hands[seat] &= ~got
                 back.append(got)
