@@ -113,6 +113,19 @@ def test_unknown_routes_and_methods(client: TestClient) -> None:
     error(client.put("/api/tables"), 405, "method_not_allowed")
 
 
+def test_a_browser_at_an_unknown_address_gets_a_page_back_to_the_lobby(client: TestClient) -> None:
+    html = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    for path in ("/nothing", "/t", "/replays/x", "/t/abc/extra"):
+        r = client.get(path, headers=html)
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), path
+        assert "Page not found" in r.text and 'id="missing-lobby" href="/"' in r.text
+        assert "nothing" not in r.text.replace("<!doctype", "")  # The address is not echoed into the page.
+    # Programs get the API's JSON error, and so do the API and static files whatever they accept.
+    assert "GET /nothing" in error(client.get("/nothing"), 404, "not_found")
+    error(client.get("/api/nothing", headers=html), 404, "not_found")
+    assert client.get("/static/nope.js", headers=html).headers["content-type"].startswith("application/json")
+
+
 # -- creating, listing and joining ----------------------------------------------------------------
 
 

@@ -411,6 +411,24 @@ def _seat_page(server: str, browser: Browser, body: dict[str, Any]) -> tuple[Pag
     return page, created["table"]["id"]
 
 
+def test_a_mistyped_address_shows_a_styled_page_that_leads_back_to_the_lobby(server: str, browser: Browser) -> None:
+    errors: list[str] = []
+    page = browser.new_page()
+    _watch_errors(page, errors)
+    response = page.goto(server + "/tables-of-mine")
+    assert response is not None and response.status == 404
+    assert page.title() == "Card tables · page not found"
+    assert page.locator("h1").inner_text() == "Page not found"
+    # The site's stylesheet applies: the lobby button is the accent button, not a bare link.
+    assert page.locator("#missing-lobby").evaluate("e => getComputedStyle(e).fontWeight") == "700"
+    page.click("#missing-lobby")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.url.rstrip("/") == server.rstrip("/")
+    page.close()
+    # The browser reports the page's own 404 on the console; nothing else may fail (the stylesheet, the logo).
+    assert [e for e in errors if "/tables-of-mine:" not in e] == [], errors
+
+
 def test_a_double_click_leads_a_card_alone(server: str, browser: Browser) -> None:
     # Issue 16, bug 1: the first click chose the card, the second took it back, and nothing was led.
     errors: list[str] = []

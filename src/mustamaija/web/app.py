@@ -145,12 +145,19 @@ def _seat_url(table_id: str, seat: int | None, token: str | None) -> str | None:
     return None if seat is None or token is None else f"/t/{table_id}#seat={seat}&token={token}"
 
 
-def _page(name: str) -> Response:
+def _page(name: str, status_code: int = 200) -> Response:
     path = STATIC_DIR / name
     if path.is_file():
-        return FileResponse(path, media_type="text/html")
+        return FileResponse(path, status_code=status_code, media_type="text/html")
     return HTMLResponse(f"<!doctype html><title>Card tables</title><p>The page {name} is missing from this installation.",
                         status_code=404)
+
+
+def _browses(request: Request) -> bool:
+    """Return whether ``request`` is a browser asking for a page: a GET or HEAD outside the API that accepts HTML."""
+    path = request.url.path
+    return (request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/static/"))
+            and "text/html" in request.headers.get("accept", ""))
 
 
 def game_json(game: Game) -> dict[str, Any]:
@@ -319,8 +326,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return _error("bad_request", f"{where}: {first.get('msg', 'invalid')}")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
+            if _browses(request):  # A person at a mistyped or stale address: a page that leads back to the lobby.
+                return _page("404.html", status_code=404)
             return _error("not_found", f"there is no route {request.method} {request.url.path}")
         if exc.status_code == 405:
             return _error("method_not_allowed", f"{request.url.path} does not take {request.method}")
