@@ -8,7 +8,7 @@ heuristic player would have played from those hands is likelier than one in
 which they did not. :class:`PlayEvidence` weighs a dealt deal by that: a
 factor of :data:`MISS` for each action of another seat that the heuristic
 would not have taken (with three or more seats holding cards; two holders
-play their endgame exactly). :meth:`PlayEvidence.dealer` turns any dealer
+play their endgame exactly). :meth:`Evidence.dealer` turns any dealer
 into one that keeps a deal with chance equal to its weight, drawing again
 up to :data:`TRIES` times and keeping the heaviest deal drawn if none is
 kept. The factor is not 0, so a seat that plays otherwise (a person, another
@@ -16,7 +16,11 @@ bot) leaves every deal possible, and the heaviest ones are those its play
 fits best.
 
 The beliefs model (:mod:`.beliefs`) weighs the cards while the talon lasts;
-this takes over once it is empty, where the model deals uniformly. The
+this takes over once it is empty, where the model deals uniformly.
+:class:`TalonEvidence` reads the play while the talon lasts too, the draws
+since dealt back at random (:mod:`~mustamaija.games.mustamaija.redraw`); it
+gained nothing over the model (docs/strength.md), so the search kit leaves
+it off unless asked (``MustamaijaKit.recent``). The
 deal's view is the seat's, so nothing here reads a hidden card: the deals
 are the search's guesses, and the actions are the public log.
 
@@ -48,7 +52,7 @@ from mustamaija.games.mustamaija.state import State
 from mustamaija.games.mustamaija.takeback import Takeback
 from mustamaija.games.mustamaija.view import View
 
-__all__ = ["FEW_TRIES", "MISS", "RECENT", "TALON_MISS", "TRIES", "PlayEvidence", "TalonEvidence"]
+__all__ = ["FEW_TRIES", "MISS", "RECENT", "TALON_MISS", "TRIES", "Evidence", "PlayEvidence", "TalonEvidence"]
 
 MISS: Final = 0.05
 """The factor of a deal's weight for each action of another seat the heuristic would not have taken.
