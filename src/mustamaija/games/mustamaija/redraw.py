@@ -6,9 +6,9 @@ of now, not the hands each past action was chosen from: which of a hand's
 unseen cards came in the draws since is not shown. :class:`Redraw` takes the
 last turns back on such a deal, putting back into the talon, for every draw,
 as many of the drawer's cards as it drew. Those are drawn at random among
-the cards of that hand whose place was not public then, the talon cards
-whose place is public (the trump card and spades put back, M7) where the
-count says they were drawn. In a uniform deal each unseen card of a hand is
+the cards of that hand whose place was not public then; a talon card whose
+place is public (the trump card, a spade put back, M7) goes back with the
+draw that the count of cards drawn says took it. In a uniform deal each unseen card of a hand is
 as likely as another to have come in a given draw, so a deal and its draws
 are together a uniform draw of the history: weighing both by how well they
 explain the play weighs the deal rightly
