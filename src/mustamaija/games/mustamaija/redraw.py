@@ -43,10 +43,11 @@ import random
 from typing import Any
 
 from mustamaija.core.bits import popcount
+from mustamaija.core.cards import cards_of, mask_of
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import BEAT_ENTRY, DECLARE_ENTRY, LEAD_ENTRY
 from mustamaija.games.mustamaija.state import State
-from mustamaija.games.mustamaija.takeback import Entry, entries, start_turn
+from mustamaija.games.mustamaija.takeback import Entry, beat_masks, declared_marriage, entries, plans_of, start_turn
 from mustamaija.games.mustamaija.view import View
 
 __all__ = ["Redraw"]
@@ -119,17 +120,14 @@ class Redraw:
         leds: list[int] = []
         for i, (kind, seat, data) in enumerate(log):
             if i == start:
-                public = picked | _declared_cards(view)
+                public = picked | declared_marriage(view.declarer, view.declared)
             if kind == LEAD_ENTRY:
                 led = data
                 sizes[seat] -= popcount(data)
                 known[seat] &= ~data
                 leds.append(0)
             elif kind == BEAT_ENTRY:
-                beaten = beaters = 0
-                for a, b in data:
-                    beaten |= 1 << a
-                    beaters |= 1 << b
+                beaten, beaters = beat_masks(data)
                 taken = led & ~beaten
                 sizes[seat] += popcount(taken) - len(data)
                 known[seat] = (known[seat] & ~beaters) | taken
@@ -168,7 +166,7 @@ class Redraw:
 
     def plans(self) -> list[Any]:
         """Return the span's actions as plans (:func:`~.players.heuristic.apply_plan`), oldest first."""
-        return [data if kind == LEAD_ENTRY else tuple(sorted(data)) for kind, _, data in self.span]
+        return plans_of(self.span)
 
     def rewind(self, state: State, rng: random.Random) -> State:
         """Return a copy of ``state`` (a full state with this log, at the start of an action) before the span.
@@ -197,26 +195,20 @@ class Redraw:
             if kind == LEAD_ENTRY:
                 hands[seat] |= data
             else:
-                beaten = beaters = 0
-                for a, b in data:
-                    beaten |= 1 << a
-                    beaters |= 1 << b
+                beaten, beaters = beat_masks(data)
                 taken = self.led[i] & ~beaten
                 hands[seat] = (hands[seat] & ~taken) | beaters
                 discard &= ~(beaten | beaters)
                 beats += 1
         talon: list[int] = []
         for got in reversed(back):
-            talon.extend(_cards(got))
+            talon.extend(cards_of(got))
         talon.extend(state.talon[state.tpos:])
         s = state.copy()
         s.talon = tuple(talon)
         s.tpos = 0
-        in_talon = 0
-        for c in talon:
-            in_talon |= 1 << c
         s.discard = discard
-        s.public = discard | self.base_public | (state.tknown & ~in_talon)
+        s.public = discard | self.base_public | (state.tknown & ~mask_of(talon))
         s.turns = state.turns - beats
         d = self.span[1][1] if self.count > 1 else state.defender
         start_turn(s, state, hands, self.span[0][1], d, len(talon), self.base_log, self.base_nlog)
@@ -253,25 +245,9 @@ def _talon_places(view: View) -> tuple[dict[int, int], list[int], int]:
     return places, [], 0
 
 
-def _declared_cards(view: View) -> int:
-    """Return the king and queen of a marriage declared before now (V4), or 0."""
-    if view.declarer < 0 or view.declared < 0:
-        return 0
-    return L.MARRIAGES[view.declared]
-
-
-def _cards(mask: int) -> list[int]:
-    out: list[int] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _pick(pool: int, k: int, rng: random.Random) -> int:
     """Return ``k`` cards of ``pool`` drawn uniformly (all of them if it holds no more)."""
-    cards = _cards(pool)
+    cards = cards_of(pool)
     if k >= len(cards):
         return pool
     got = 0

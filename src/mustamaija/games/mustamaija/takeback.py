@@ -39,7 +39,7 @@ from mustamaija.games.mustamaija.actions import BEAT_ENTRY, LEAD_ENTRY
 from mustamaija.games.mustamaija.rules import LEAD
 from mustamaija.games.mustamaija.state import State
 
-__all__ = ["Takeback", "draw_free_turns", "entries", "start_turn"]
+__all__ = ["Takeback", "beat_masks", "declared_marriage", "draw_free_turns", "entries", "plans_of", "start_turn"]
 
 Entry = tuple[int, int, Any]
 
@@ -127,8 +127,8 @@ class Takeback:
         for kind, _, data in span:
             if kind == BEAT_ENTRY:
                 beats += 1
-                for a, b in data:
-                    out_of_play |= 1 << a | 1 << b
+                beaten, beaters = beat_masks(data)
+                out_of_play |= beaten | beaters
         self.beats = beats
         self.out_of_play = out_of_play
         """The cards the span's defences put out of play (M14)."""
@@ -154,10 +154,7 @@ class Takeback:
             if kind == LEAD_ENTRY:
                 led = data
             elif kind == BEAT_ENTRY:
-                beaten = 0
-                for a, _b in data:
-                    beaten |= 1 << a
-                prior |= led & ~beaten
+                prior |= led & ~beat_masks(data)[0]
         node = log
         for _ in range(count):
             node = node[1]
@@ -174,10 +171,7 @@ class Takeback:
                 continue
             out[seat] |= data  # The lead's cards were in the attacker's hand.
             if defender >= 0:
-                beaten = beaters = 0
-                for a, b in pairs:
-                    beaten |= 1 << a
-                    beaters |= 1 << b
+                beaten, beaters = beat_masks(pairs)
                 # It gave back what it picked up, took back its beaters.
                 out[defender] = (out[defender] & ~(data & ~beaten)) | beaters
                 defender = -1
@@ -195,7 +189,7 @@ class Takeback:
         s = state.copy()
         hands = self.hands_before(state.hands)
         s.discard = state.discard & ~self.out_of_play
-        s.public = s.discard | self.prior_public | state.tknown | _declared(state)
+        s.public = s.discard | self.prior_public | state.tknown | declared_marriage(state.declarer, state.declared)
         s.turns = state.turns - self.beats
         d = self.defender if self.defender >= 0 else state.defender
         start_turn(s, state, hands, self.attacker, d, 0, self.base_log, self.base_nlog)
@@ -228,8 +222,22 @@ def start_turn(s: State, state: State, hands: list[int], attacker: int, defender
     s._legal = -1  # The legal steps kept are those of the state taken back from.
 
 
-def _declared(state: State) -> int:
-    """Return the king and queen of a declared marriage (V4): public since the declaration."""
-    if state.declarer < 0 or state.declared < 0:
+def declared_marriage(declarer: int, declared: int) -> int:
+    """Return the king and queen of a declared marriage (V4), public since the declaration; 0 if none was declared."""
+    if declarer < 0 or declared < 0:
         return 0
-    return L.MARRIAGES[state.declared]
+    return L.MARRIAGES[declared]
+
+
+def beat_masks(pairs: Any) -> tuple[int, int]:
+    """Return the cards a defence's ``(led card, beating card)`` pairs beat, and the cards that beat them."""
+    beaten = beaters = 0
+    for a, b in pairs:
+        beaten |= 1 << a
+        beaters |= 1 << b
+    return beaten, beaters
+
+
+def plans_of(span: list[Entry]) -> list[Any]:
+    """Return a span's actions as whole plans (``players.heuristic.apply_plan``): a lead's cards, a defence's sorted pairs."""
+    return [data if kind == LEAD_ENTRY else tuple(sorted(data)) for kind, _, data in span]

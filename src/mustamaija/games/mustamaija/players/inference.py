@@ -45,11 +45,10 @@ import random
 from collections.abc import Callable
 from typing import Final
 
-from mustamaija.games.mustamaija.actions import LEAD_ENTRY
 from mustamaija.games.mustamaija.players.heuristic import Weights, apply_plan, heuristic_agrees
 from mustamaija.games.mustamaija.redraw import Redraw
 from mustamaija.games.mustamaija.state import State
-from mustamaija.games.mustamaija.takeback import Takeback
+from mustamaija.games.mustamaija.takeback import Entry, Takeback, plans_of
 from mustamaija.games.mustamaija.view import View
 
 __all__ = ["FEW_TRIES", "MISS", "RECENT", "TALON_MISS", "TRIES", "Evidence", "PlayEvidence", "TalonEvidence"]
@@ -77,9 +76,32 @@ TALON_MISS: Final = 0.3
 class Evidence:
     """What the other seats' play says of a dealt deal: its weight, and a dealer that draws deals by it."""
 
+    def __init__(self, span: list[Entry], seat: int, weights: Weights | None, miss: float) -> None:
+        self.seat = seat
+        self.weights = weights or Weights()
+        self.miss = miss
+        self.plans = plans_of(span)
+        """The span's actions as whole plans, oldest first."""
+
     def weight(self, deal: State, floor: float = 0.0, rng: random.Random | None = None) -> float:
         """Return ``deal``'s weight in [0, 1], or a value below ``floor`` once it is known to be below it."""
         raise NotImplementedError
+
+    def _replay(self, s: State, span: list[Entry], floor: float) -> float:
+        """Play ``span`` on ``s``, taken back to its start; return :attr:`miss` to the power of the others' misses.
+
+        An action of another seat counts with three or more seats holding
+        cards (two holders play their endgame exactly). The count stops once
+        the weight is below ``floor``.
+        """
+        w = 1.0
+        for (_, seat, _), plan in zip(span, self.plans, strict=True):
+            if seat != self.seat and _holders(s) > 2 and not heuristic_agrees(s, plan, self.weights):
+                w *= self.miss
+                if w < floor:
+                    return w
+            apply_plan(s, plan)
+        return w
 
     def dealer(self, draw: Callable[[random.Random], State], tries: int = TRIES) -> Callable[[random.Random], State]:
         """Return a dealer that keeps each deal of ``draw`` with chance equal to its weight (module docstring).
@@ -120,10 +142,8 @@ class PlayEvidence(Evidence):
     """Weighs deals dealt from ``seat``'s view by the other seats' play since the talon emptied (module docstring)."""
 
     def __init__(self, back: Takeback, seat: int, weights: Weights | None = None, miss: float = MISS) -> None:
+        super().__init__(back.span, seat, weights, miss)
         self.back = back
-        self.seat = seat
-        self.weights = weights or Weights()
-        self.miss = miss
 
     def __reduce__(self) -> tuple[type[PlayEvidence], tuple[Takeback, int, Weights, float]]:
         """Pickle by the constructor's arguments, as in the pure build (a compiled class has no ``__dict__``)."""
@@ -153,16 +173,7 @@ class PlayEvidence(Evidence):
         then is below ``floor``, and at least the full weight. ``rng`` is not
         read: nothing is drawn since the talon emptied.
         """
-        s = self.back.rewind(deal)
-        w = 1.0
-        for kind, seat, data in self.back.span:
-            plan = data if kind == LEAD_ENTRY else tuple(sorted(data))
-            if seat != self.seat and _holders(s) > 2 and not heuristic_agrees(s, plan, self.weights):
-                w *= self.miss
-                if w < floor:
-                    return w
-            apply_plan(s, plan)
-        return w
+        return self._replay(self.back.rewind(deal), self.back.span, floor)
 
 
 class TalonEvidence(Evidence):
@@ -180,11 +191,8 @@ class TalonEvidence(Evidence):
     """
 
     def __init__(self, back: Redraw, seat: int, weights: Weights | None = None, miss: float = TALON_MISS) -> None:
+        super().__init__(back.span, seat, weights, miss)
         self.back = back
-        self.seat = seat
-        self.weights = weights or Weights()
-        self.miss = miss
-        self.plans = back.plans()
 
     def __reduce__(self) -> tuple[type[TalonEvidence], tuple[Redraw, int, Weights, float]]:
         """Pickle by the constructor's arguments, as in the pure build (a compiled class has no ``__dict__``)."""
@@ -211,15 +219,7 @@ class TalonEvidence(Evidence):
 
     def weight(self, deal: State, floor: float = 0.0, rng: random.Random | None = None) -> float:
         """Return ``deal``'s weight with its draws dealt back by ``rng``; see :meth:`PlayEvidence.weight`."""
-        s = self.back.rewind(deal, rng or random.Random(0))
-        w = 1.0
-        for (_, seat, _), plan in zip(self.back.span, self.plans, strict=True):
-            if seat != self.seat and not heuristic_agrees(s, plan, self.weights):
-                w *= self.miss
-                if w < floor:
-                    return w
-            apply_plan(s, plan)
-        return w
+        return self._replay(self.back.rewind(deal, rng or random.Random(0)), self.back.span, floor)
 
 
 def _holders(state: State) -> int:
