@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 import warnings
 from collections.abc import Iterator
@@ -17,6 +18,8 @@ with warnings.catch_warnings():
 from mustamaija.games.mustamaija.record import Record
 from mustamaija.web import ServerConfig, create_app
 from mustamaija.web import app as app_module
+from mustamaija.web import pages as pages_module
+from mustamaija.web.pages import PAGES, page
 
 FAST: dict[str, Any] = {"bot_pace": 0.0, "deal_pause": 0.0, "hint_seconds": 0.2}
 QUICK: dict[str, Any] = {**FAST, "http_burst": 100000}
@@ -85,27 +88,53 @@ def test_health_bots_presets_and_openapi(client: TestClient) -> None:
         assert path in spec["paths"], path
 
 
-def test_pages_and_static_files_come_from_the_static_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pages_come_from_their_templates_and_files_from_the_static_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "base.html").write_text("<!doctype html><title>{% block title %}{% endblock %}</title>{% block main %}{% endblock %}")
     for name in ("index.html", "table.html", "replay.html"):
-        (tmp_path / name).write_text(f"<!doctype html><title>{name}</title>")
+        (pages / name).write_text('{% extends "base.html" %}{% block title %}' + name + "{% endblock %}"
+                                  "{% block main %}<p>{{ '<b>' }}</p>{% endblock %}")
     (tmp_path / "js").mkdir()
     (tmp_path / "js" / "app.js").write_text("export const x = 1;\n")
     monkeypatch.setattr(app_module, "STATIC_DIR", tmp_path)
+    monkeypatch.setattr(pages_module, "PAGES_DIR", pages)
     with TestClient(create_app(ServerConfig(**QUICK))) as c:
         for path, name in (("/", "index.html"), ("/t/abc", "table.html"), ("/replay", "replay.html"),
                            ("/replay/abc/3", "replay.html")):
             r = c.get(path)
-            assert r.status_code == 200 and name in r.text and r.headers["content-type"].startswith("text/html")
+            assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+            assert r.text == f"<!doctype html><title>{name}</title><p>&lt;b&gt;</p>"  # Rendered, and escaped.
         js = c.get("/static/js/app.js")
         assert js.status_code == 200 and "javascript" in js.headers["content-type"]
         assert c.get("/static/nope.js").status_code == 404
+        assert c.get("/puzzles").status_code == 404 and "puzzles.html is missing" in c.get("/puzzles").text
 
 
 def test_a_missing_page_is_a_clear_404(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_module, "STATIC_DIR", tmp_path)
+    monkeypatch.setattr(pages_module, "PAGES_DIR", tmp_path)
     with TestClient(create_app(ServerConfig(**QUICK))) as c:
         r = c.get("/")
         assert r.status_code == 404 and "index.html is missing" in r.text
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_renders_with_the_shared_layout(name: str) -> None:
+    # Every page: one head with the page's own module, one top bar whose first link is the brand, and the
+    # shared pieces it uses expanded (a macro call left as text, or an unset name, would show or fail here).
+    html = page(name).body.decode()
+    assert html.startswith("<!doctype html>") and html.count("<header class=\"topbar\">") == 1
+    assert '<a class="brand" href="/"><img class="logo" src="/static/img/logo.svg" alt="">Card tables</a>' in html
+    assert "{{" not in html and "{%" not in html and "parts." not in html
+    scripts = re.findall(r'<script type="module" src="/static/js/([a-z]+\.js)"></script>', html)
+    assert len(scripts) == (0 if name == "404.html" else 1)
+    for script in scripts:
+        assert (app_module.STATIC_DIR / "js" / script).is_file()
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), "an id appears twice"
+    for target in re.findall(r'href="#([^"]+)"', html) + re.findall(r'aria-controls="([^"]+)"', html):
+        assert target in ids, f"{name} points at #{target}, which it does not have"
 
 
 def test_unknown_routes_and_methods(client: TestClient) -> None:

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Final, Literal
 from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi import Path as ApiPath
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -33,6 +33,7 @@ from mustamaija.web.jsontext import dumps
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import deal_of, table_game
 from mustamaija.web.manager import TableManager
+from mustamaija.web.pages import page
 from mustamaija.web.positions_api import register_positions
 from mustamaija.web.puzzles_api import register_puzzles
 from mustamaija.web.ratings_api import add_rating_routes
@@ -143,14 +144,6 @@ def _bearer(authorization: str | None) -> str | None:
 
 def _seat_url(table_id: str, seat: int | None, token: str | None) -> str | None:
     return None if seat is None or token is None else f"/t/{table_id}#seat={seat}&token={token}"
-
-
-def _page(name: str, status_code: int = 200) -> Response:
-    path = STATIC_DIR / name
-    if path.is_file():
-        return FileResponse(path, status_code=status_code, media_type="text/html")
-    return HTMLResponse(f"<!doctype html><title>Card tables</title><p>The page {name} is missing from this installation.",
-                        status_code=404)
 
 
 def _browses(request: Request) -> bool:
@@ -329,7 +322,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404:
             if _browses(request):  # A person at a mistyped or stale address: a page that leads back to the lobby.
-                return _page("404.html", status_code=404)
+                return page("404.html", status_code=404)
             return _error("not_found", f"there is no route {request.method} {request.url.path}")
         if exc.status_code == 405:
             return _error("method_not_allowed", f"{request.url.path} does not take {request.method}")
@@ -344,27 +337,27 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> Response:
-        return _page("index.html")
+        return page("index.html")
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
-        return _page("table.html")  # One page for every game: it loads the layout the table's metadata names.
+        return page("table.html")  # One page for every game: it loads the layout the table's metadata names.
 
     @app.get("/replay", include_in_schema=False)
     async def replay_import_page() -> Response:
-        return _page("replay.html")
+        return page("replay.html")
 
     @app.get("/replay/{rest:path}", include_in_schema=False)
     async def replay_page(rest: str) -> Response:
-        return _page("replay.html")
+        return page("replay.html")
 
     @app.get("/puzzles", include_in_schema=False)
     async def puzzles_page() -> Response:
-        return _page("puzzles.html")
+        return page("puzzles.html")
 
     @app.get("/editor", include_in_schema=False)
     async def editor_page() -> Response:
-        return _page("editor.html")
+        return page("editor.html")
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     register_puzzles(app, manager)  # Endgame puzzles judged by a game's solver (docs/web.md, "Puzzles").

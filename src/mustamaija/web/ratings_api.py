@@ -37,6 +37,7 @@ from mustamaija.web.errors import ApiError
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import hash_token, new_token, table_game
 from mustamaija.web.manager import TableManager
+from mustamaija.web.pages import page
 
 __all__ = ["SIGN_IN", "SIGN_UP", "add_rating_routes"]
 
@@ -113,14 +114,14 @@ def _label(identity: str, game_name: str) -> str | None:
 
 def add_rating_routes(app: FastAPI, manager: TableManager) -> None:
     """Add the ratings' routes and the leaderboard page to the app."""
-    from mustamaija.web.app import _page, client_address  # Here: the app module imports this one.
+    from mustamaija.web.app import client_address  # Here: the app module imports this one.
 
     store = manager.store
     sign_up_limit, sign_in_limit = _Limiter(*SIGN_UP), _Limiter(*SIGN_IN)
 
     @app.get("/ratings", include_in_schema=False)
     async def ratings_page() -> Response:
-        return _page("ratings.html")
+        return page("ratings.html")
 
     @app.get("/api/ratings", tags=["ratings"])
     async def leaderboard(game: Annotated[str | None, Query(max_length=60)] = None,
