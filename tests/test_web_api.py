@@ -137,6 +137,16 @@ def test_every_page_renders_with_the_shared_layout(name: str) -> None:
         assert target in ids, f"{name} points at #{target}, which it does not have"
 
 
+def test_pages_answer_head_as_they_answer_get(client: TestClient) -> None:
+    # Link checkers and uptime monitors send HEAD: they get GET's status and headers, without the body.
+    for path in ("/", "/t/abc", "/replay", "/replay/abc/3", "/puzzles", "/editor", "/ratings"):
+        got, head = client.get(path), client.head(path)
+        assert got.status_code == head.status_code == 200, path
+        assert head.headers["content-type"] == got.headers["content-type"] and head.content == b""
+        assert head.headers["content-length"] == str(len(got.content))
+    assert "does not take POST" in error(client.post("/"), 405, "method_not_allowed")
+
+
 def test_unknown_routes_and_methods(client: TestClient) -> None:
     assert "GET /api/nothing" in error(client.get("/api/nothing"), 404, "not_found")
     error(client.put("/api/tables"), 405, "method_not_allowed")

@@ -33,7 +33,7 @@ from mustamaija.web.jsontext import dumps
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import deal_of, table_game
 from mustamaija.web.manager import TableManager
-from mustamaija.web.pages import page
+from mustamaija.web.pages import PAGE_METHODS, page
 from mustamaija.web.positions_api import register_positions
 from mustamaija.web.puzzles_api import register_puzzles
 from mustamaija.web.ratings_api import add_rating_routes
@@ -335,27 +335,27 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     # -- pages --------------------------------------------------------------------------------
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=PAGE_METHODS, include_in_schema=False)
     async def lobby_page() -> Response:
         return page("index.html")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
+    @app.api_route("/t/{table_id}", methods=PAGE_METHODS, include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         return page("table.html")  # One page for every game: it loads the layout the table's metadata names.
 
-    @app.get("/replay", include_in_schema=False)
+    @app.api_route("/replay", methods=PAGE_METHODS, include_in_schema=False)
     async def replay_import_page() -> Response:
         return page("replay.html")
 
-    @app.get("/replay/{rest:path}", include_in_schema=False)
+    @app.api_route("/replay/{rest:path}", methods=PAGE_METHODS, include_in_schema=False)
     async def replay_page(rest: str) -> Response:
         return page("replay.html")
 
-    @app.get("/puzzles", include_in_schema=False)
+    @app.api_route("/puzzles", methods=PAGE_METHODS, include_in_schema=False)
     async def puzzles_page() -> Response:
         return page("puzzles.html")
 
-    @app.get("/editor", include_in_schema=False)
+    @app.api_route("/editor", methods=PAGE_METHODS, include_in_schema=False)
     async def editor_page() -> Response:
         return page("editor.html")
 

@@ -15,13 +15,16 @@ from typing import Final
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
 
-__all__ = ["PAGES", "PAGES_DIR", "page"]
+__all__ = ["PAGES", "PAGES_DIR", "PAGE_METHODS", "page"]
 
 PAGES_DIR: Final = Path(__file__).parent / "pages"
 """The templates: one file per page, besides ``base.html`` and ``parts.html``, which no route serves."""
 
 PAGES: Final = ("index.html", "table.html", "replay.html", "puzzles.html", "editor.html", "ratings.html", "404.html")
 """The pages the app serves, by template name."""
+
+PAGE_METHODS: Final = ["GET", "HEAD"]
+"""What a page's route answers: HEAD too, which link checkers and uptime monitors send, with GET's headers."""
 
 
 def page(name: str, status_code: int = 200) -> Response:

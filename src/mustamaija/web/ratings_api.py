@@ -37,7 +37,7 @@ from mustamaija.web.errors import ApiError
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import hash_token, new_token, table_game
 from mustamaija.web.manager import TableManager
-from mustamaija.web.pages import page
+from mustamaija.web.pages import PAGE_METHODS, page
 
 __all__ = ["SIGN_IN", "SIGN_UP", "add_rating_routes"]
 
@@ -119,7 +119,7 @@ def add_rating_routes(app: FastAPI, manager: TableManager) -> None:
     store = manager.store
     sign_up_limit, sign_in_limit = _Limiter(*SIGN_UP), _Limiter(*SIGN_IN)
 
-    @app.get("/ratings", include_in_schema=False)
+    @app.api_route("/ratings", methods=PAGE_METHODS, include_in_schema=False)
     async def ratings_page() -> Response:
         return page("ratings.html")
 
