@@ -203,6 +203,11 @@ def test_create_errors_name_the_fault(client: TestClient) -> None:
     assert "grandmaster" in error(client.post("/api/tables", json={"seats": seats}), 400, "bad_bot")
     assert "2 seats" in error(client.post("/api/tables", json={"seats": [{"kind": "person"}] * 2}), 400, "bad_request")
     error(client.post("/api/tables", json={"seats": [{"kind": "alien"}] * 3}), 400, "bad_request")
+    # What a person seat cannot use is refused, not quietly dropped.
+    named = [{"kind": "person", "name": "Ann"}, {"kind": "bot"}, {"kind": "bot"}]
+    assert "player_name" in error(client.post("/api/tables", json={"seats": named}), 400, "bad_request")
+    botted = [{"kind": "bot"}, {"kind": "person", "bot": "hard"}, {"kind": "bot"}]
+    assert "seat 1" in error(client.post("/api/tables", json={"seats": botted}), 400, "bad_request")
     assert "wat" in error(client.post("/api/tables", json={"wat": 1}), 400, "bad_request")
     error(client.post("/api/tables", json={"deals": 0}), 400, "bad_request")
     headers = {"content-type": "application/json"}

@@ -528,6 +528,12 @@ def _seats(specs: Any, players: int, game: Game, bot_bounds: Mapping[str, float]
             bot = check_bot(spec.get("bot") or DEFAULT_BOT, game, bot_bounds)
             seats.append(Seat("bot", bot=bot, name=spec.get("name") or seat_label(i, bot, game)))
         elif kind == "person":
+            # Said, not dropped: a person names themselves when they sit down, and a person seat runs no bot.
+            if spec.get("name") is not None:
+                raise ApiError("bad_request", f"seat {i}: a person seat takes no name here; the person gives it on "
+                               "sitting down ('player_name' for the table's creator, 'name' when joining)")
+            if spec.get("bot") is not None:
+                raise ApiError("bad_request", f"seat {i}: 'bot' is for a bot seat (\"kind\": \"bot\")")
             seats.append(Seat("person"))
         else:
             raise ApiError("bad_request", f"seat {i}: 'kind' must be 'person' or 'bot', not {kind!r}")
