@@ -30,6 +30,7 @@ from mustamaija.tournament import (
     run_tournament,
     wilson_interval,
 )
+from mustamaija.tournament.backends import BATCH_SECONDS, MAX_BATCH, _Feeder
 from mustamaija.tournament.report import table_lines
 
 CLI = [sys.executable, "-m", "mustamaija"]
@@ -482,3 +483,27 @@ def test_levels_stand_for_their_bots_in_a_lineup(name: str) -> None:
     assert _lineup("heuristic:end_suit=0.5,random*2", 3, game) == ["heuristic:end_suit=0.5", "random", "random"]
     for spec in lineup:
         assert make_bot(spec, 1, game).name
+
+
+@pytest.mark.parametrize(("seconds_a_deal", "workers"), [(30.0, 2), (0.5, 2), (0.001, 4), (0.001, 64)])
+def test_the_feeder_hands_out_every_deal_once_in_batches_sized_by_time(seconds_a_deal: float, workers: int) -> None:
+    # Slow deals go out one at a time (a stopped run loses little), quick ones in batches of about
+    # BATCH_SECONDS, and batches shrink at the end so that no worker is left with a long one.
+    deals = list(range(5, 905))
+    feeder = _Feeder(deals, workers)
+    batches = []
+    while feeder:
+        batch = feeder.next()
+        assert batch
+        batches.append(batch)
+        feeder.took(len(batch), seconds_a_deal * len(batch))
+    assert [d for b in batches for d in b] == deals
+    sizes = [len(b) for b in batches]
+    assert sizes[0] == 1 and max(sizes) <= MAX_BATCH
+    aim = max(1, min(MAX_BATCH, round(BATCH_SECONDS / seconds_a_deal)))
+    assert max(sizes) == max(1, min(aim, (len(deals) - 1) // (2 * workers)))  # Once one deal said how long one takes.
+    assert all(size * seconds_a_deal <= BATCH_SECONDS * 1.5 or size == 1 for size in sizes)
+    left = len(deals)
+    for size in sizes:
+        assert size == 1 or size <= left // (2 * workers)
+        left -= size

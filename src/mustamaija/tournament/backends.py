@@ -67,28 +67,79 @@ class Backend(Protocol):
 
 
 def _play_batch(settings: TournamentSettings, indices: Sequence[int], with_records: bool,
-                paths: list[str] | None = None) -> list[tuple[GameResult, str | None]]:
-    """Play every rotation of the deals ``indices``; this runs in the workers."""
+                paths: list[str] | None = None) -> tuple[list[tuple[GameResult, str | None]], float]:
+    """Play every rotation of the deals ``indices``; return the results and the seconds they took (in the worker)."""
     if paths is not None:
         use_import_paths(paths)
-    return [settings.play_record(i, r, with_records) for i in indices for r in range(settings.rotations)]
+    start = time.perf_counter()
+    played = [settings.play_record(i, r, with_records) for i in indices for r in range(settings.rotations)]
+    return played, time.perf_counter() - start
 
 
-def _batches(deals: Sequence[int], workers: int) -> list[list[int]]:
-    chunk = max(1, min(50, len(deals) // (workers * 8)))
-    return [list(deals[i:i + chunk]) for i in range(0, len(deals), chunk)]
+BATCH_SECONDS: Final = 4.0
+"""About how long a batch of deals should take in a worker, once the first deals have said how long one takes.
+
+Short enough that a stopped run (Ctrl-C, then ``--resume``) loses little and its progress moves, long enough
+that handing out batches and sending back their records costs nothing next to playing them.
+"""
+
+MAX_BATCH: Final = 50
+"""The most deals in one batch, however quick the bots."""
 
 
-def _collect(part: list[tuple[GameResult, str | None]], settings: TournamentSettings, out_dir: str | None,
-             games: list[GameResult], finished: FinishedFn | None) -> int:
-    """Keep a batch's results, write its records, tell ``finished``; return the number of deals it held."""
+class _Feeder:
+    """Hands the deals to the workers in batches sized by how long the deals played so far took.
+
+    The first batches hold one deal each, as nothing is known yet: a search bot's deal can take a minute, a
+    random bot's a millisecond. Later batches aim at :data:`BATCH_SECONDS` each, and shrink again near the
+    end, so that no worker is left with a long batch while the others wait. Games are seeded by deal and
+    rotation alone, so the batches change the order in which results come in, never a result.
+
+    >>> feeder = _Feeder(range(1000), workers=2)
+    >>> feeder.next()
+    [0]
+    >>> feeder.took(1, 0.1)
+    >>> len(feeder.next()), len(feeder.next())
+    (40, 40)
+    """
+
+    def __init__(self, deals: Sequence[int], workers: int) -> None:
+        self._todo = list(reversed(deals))
+        self._workers = max(1, workers)
+        self._deals = 0
+        self._seconds = 0.0
+
+    def __bool__(self) -> bool:
+        return bool(self._todo)
+
+    def took(self, deals: int, seconds: float) -> None:
+        """Note that a batch of ``deals`` deals took ``seconds`` in its worker."""
+        self._deals += deals
+        self._seconds += seconds
+
+    def next(self) -> list[int]:
+        """Return the next batch of deals (empty once every deal is handed out)."""
+        size = 1
+        if self._deals:
+            per_deal = max(self._seconds / self._deals, 1e-6)
+            size = max(1, min(MAX_BATCH, round(BATCH_SECONDS / per_deal), len(self._todo) // (2 * self._workers)))
+        return [self._todo.pop() for _ in range(min(size, len(self._todo)))]
+
+
+def _collect(batch: tuple[list[tuple[GameResult, str | None]], float], settings: TournamentSettings,
+             out_dir: str | None, games: list[GameResult], finished: FinishedFn | None, feeder: _Feeder | None) -> int:
+    """Keep a batch's results, write its records, tell ``finished`` and the feeder; return its number of deals."""
+    part, seconds = batch
+    deals = len({g.deal for g, _ in part})
+    if feeder is not None:
+        feeder.took(deals, seconds)
     for result, text in part:
         games.append(result)
         if out_dir is not None and text is not None:
             write_record(out_dir, settings.record_name(result.deal, result.rotation), text)
     if finished is not None:
         finished([g for g, _ in part])
-    return len({g.deal for g, _ in part})
+    return deals
 
 
 def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None = None,
@@ -101,7 +152,7 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
     with_records = out_dir is not None
     if jobs <= 1 or total <= 1:
         for k, i in enumerate(todo, start=1):
-            _collect(_play_batch(settings, [i], with_records), settings, out_dir, games, finished)
+            _collect(_play_batch(settings, [i], with_records), settings, out_dir, games, finished, None)
             if progress is not None:
                 progress(k, total)
         return games
@@ -110,15 +161,16 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
     workers = WorkerPool(jobs)
     pool = workers.executor
     try:
+        feeder = _Feeder(todo, jobs)
         with _signals_as_flags() as caught:
-            pending: set[Future[list[tuple[GameResult, str | None]]]] = {
-                pool.submit(_play_batch, settings, batch, with_records, paths) for batch in _batches(todo, jobs)
-            }
-            while pending:
+            pending: set[Future[tuple[list[tuple[GameResult, str | None]], float]]] = set()
+            while pending or feeder:
+                while feeder and len(pending) < _IN_FLIGHT * jobs:  # A batch waits for each worker as it ends one.
+                    pending.add(pool.submit(_play_batch, settings, feeder.next(), with_records, paths))
                 ready, pending = wait(pending, timeout=_POLL, return_when=FIRST_COMPLETED)
                 caught.raise_if_any()
                 for f in ready:
-                    done += _collect(f.result(), settings, out_dir, games, finished)
+                    done += _collect(f.result(), settings, out_dir, games, finished, feeder)
                 if ready and progress is not None:
                     progress(done, total)
     except BaseException:
@@ -130,6 +182,9 @@ def run_local(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | Non
 
 _POLL: Final = 0.2
 """Seconds between looks at the signals caught while waiting for the workers' results."""
+
+_IN_FLIGHT: Final = 2
+"""Batches handed out per worker at a time: one playing, one waiting, so that no worker idles between two."""
 
 
 class _Caught:
@@ -249,12 +304,15 @@ def run_ray(settings: TournamentSettings, *, jobs: int = 1, out_dir: str | None 
         todo = list(range(settings.deals)) if deals is None else list(deals)
         total = len(todo)
         paths = import_paths()
-        pending = [play.remote(settings, batch, out_dir is not None, paths) for batch in _batches(todo, cpus)]
+        feeder = _Feeder(todo, cpus)
+        pending: list[Any] = []
         games: list[GameResult] = []
         done = 0
-        while pending:
+        while pending or feeder:
+            while feeder and len(pending) < _IN_FLIGHT * cpus:
+                pending.append(play.remote(settings, feeder.next(), out_dir is not None, paths))
             ready, pending = ray.wait(pending, num_returns=1)
-            done += _collect(ray.get(ready[0]), settings, out_dir, games, finished)
+            done += _collect(ray.get(ready[0]), settings, out_dir, games, finished, feeder)
             if progress is not None:
                 progress(done, total)
         return games
