@@ -9,6 +9,7 @@
 import { api } from "./api.js";
 import { cardEl, sortHand } from "./cards.js";
 import { $, el } from "./dom.js";
+import { layoutModule } from "./layouts.js";
 import { announce, button, fitHand, handButtons, moveFocus, refocus, toast } from "./hand.js";
 import * as motion from "./motion.js";
 import { mountSettings, onChange } from "./settings.js";
@@ -151,13 +152,7 @@ async function loadList() {
 
 async function loadLayout(layout) {
   if (app.layoutName === layout) return;
-  const module = await import(`./layouts/${encodeURIComponent(layout)}.js`);
-  if (module.STYLE) {
-    const link = el("link");
-    link.rel = "stylesheet";
-    link.href = module.STYLE;
-    document.head.append(link);
-  }
+  const module = await layoutModule(layout);
   app.layout = module.createLayout(context);
   app.layoutName = layout;
   document.body.dataset.layout = layout;

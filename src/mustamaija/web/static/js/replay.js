@@ -4,30 +4,13 @@
 import { api } from "./api.js";
 import { cardEl, sortHand } from "./cards.js";
 import { $, el } from "./dom.js";
+import { layoutModule } from "./layouts.js";
 import * as motion from "./motion.js";
 import { mountSettings, onChange } from "./settings.js";
 import * as sound from "./sound.js";
 import { offerReview } from "./review.js";
 
 const view = { replay: null, layout: null, index: 0, timer: null, fileName: "record.json" };
-const loaded = {};
-
-/** Return the layout module of a replay, loading it (and its stylesheet) once. */
-async function layoutOf(name) {
-  if (!loaded[name]) {
-    loaded[name] = import(`./layouts/${encodeURIComponent(name)}.js`).then((module) => {
-      if (module.STYLE) {
-        const link = el("link");
-        link.rel = "stylesheet";
-        link.href = module.STYLE;
-        document.head.append(link);
-      }
-      return module;
-    });
-  }
-  return loaded[name];
-}
-
 function names() {
   const r = view.replay;
   const raw = r.names || [];
@@ -38,7 +21,7 @@ function names() {
 }
 
 async function show(replay, title, fileName) {
-  view.layout = (await layoutOf(replay.layout)).replay;
+  view.layout = (await layoutModule(replay.layout)).replay;
   view.replay = replay;
   view.fileName = fileName;
   $("replay-title").textContent = `${replay.title} · ${title}`;

@@ -7,6 +7,7 @@ import { backEl } from "./cards.js";
 import { createChat } from "./chat.js";
 import { describeCommon, line, listWords, seatName } from "./describe.js";
 import { $, el } from "./dom.js";
+import { layoutModule } from "./layouts.js";
 import { announce, button, fitHand, handButtons, moveFocus, refocus, toast } from "./hand.js";
 import * as motion from "./motion.js";
 import { seatFields, signedIn } from "./player.js";
@@ -90,13 +91,7 @@ function onFatal(code) {
 /** Load the layout module the table's metadata names, then handle what waited for it. */
 async function loadLayout(meta) {
   layoutName = meta.layout;
-  const module = await import(`./layouts/${encodeURIComponent(meta.layout)}.js`);
-  if (module.STYLE) {
-    const link = el("link");
-    link.rel = "stylesheet";
-    link.href = module.STYLE;
-    document.head.append(link);
-  }
+  const module = await layoutModule(meta.layout);
   app.layout = module.createLayout(context);
   document.body.dataset.layout = meta.layout;
   fillKeys();
