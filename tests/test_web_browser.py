@@ -352,6 +352,8 @@ def test_lobby_deal_reload_and_replay(server: str, browser: Browser, tmp_path: P
     page.set_input_files("#record-file", str(path))
     page.wait_for_selector("body[data-frames]")
     assert int(page.evaluate("document.body.dataset.frames")) == frames
+    for shown in ("#r-table", "#r-hands", "#action-list", "#slider"):  # Hidden only until a record is shown.
+        assert page.locator(shown).is_visible(), shown
     context.close()
     assert not errors, errors
 
@@ -391,6 +393,14 @@ def test_spectator_sees_no_hand_and_bad_record_is_refused(server: str, browser: 
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "mustamaija-record/1", "players": 3, "deck": ["QS"], "actions": []}))
     page.goto(f"{server}/replay")
+    # Before a record, the page is its import panel: no empty table, hands or lists, and the drop zone
+    # sits below its heading (it was an inline label drawn over it).
+    page.wait_for_function("() => document.querySelector('#frame-text').textContent.length > 0")
+    assert page.locator("#import-panel").is_visible() and page.locator("#drop-zone").is_visible()
+    for hidden in ("#r-table", "#r-hands", "#action-list", "#slider"):
+        assert not page.locator(hidden).is_visible(), hidden
+    heading, zone = page.evaluate(_BOX, "#import-title"), page.evaluate(_BOX, "#drop-zone")
+    assert heading["bottom"] <= zone["top"], (heading, zone)
     page.set_input_files("#record-file", str(bad))
     page.wait_for_function("() => document.querySelector('#import-error').textContent.length > 0")
     assert "bad.json" in page.locator("#import-error").inner_text()

@@ -152,6 +152,7 @@ function togglePlay() {
 
 async function loadTableDeal(tableId, deal) {
   $("import-panel").hidden = true;
+  $("frame-text").textContent = "Loading the deal…";
   const back = $("back-to-table");
   back.hidden = false;
   back.href = `/t/${tableId}`;
