@@ -21,14 +21,18 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Self
+from typing import Any, ClassVar, Final, Self, TypeVar
 
 from mustamaija.core.cards import card_name, parse_card
 from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RecordError, RulesError
 
-__all__ = ["DealRecord", "JsonDocument", "Replayable", "card_at", "parse_cards_list", "play_indexed", "read_int", "read_json"]
+__all__ = ["DealRecord", "JsonDocument", "Replayable", "card_at", "parse_cards_list", "play_indexed", "read_actions", "read_int",
+           "read_json"]
+
+A = TypeVar("A")
+"""An action of a game, as its records read it."""
 
 _KNOWN: Final = ("format", "game", "rules", "players", "dealer", "deck", "actions")
 """The keys of a record; any other top-level key is kept in ``extra``."""
@@ -47,6 +51,27 @@ def read_json(text: str | bytes) -> object:
         return json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise FormatError(f"not valid JSON: {e}") from None
+
+
+def read_actions(obj: Mapping[str, Any], parse: Callable[[object], A],
+                 replay: Callable[[tuple[A, ...]], object]) -> tuple[A, ...]:
+    """Return a document's ``actions``, each read by ``parse``.
+
+    A malformed action raises :class:`RecordError` with its index, once ``replay`` has been given the
+    actions before it: replaying stops at the first faulty action, so an illegal earlier one is reported
+    first.
+    """
+    listed = obj.get("actions", [])
+    if not isinstance(listed, list):
+        raise FormatError(f"'actions' must be a list, not {listed!r}")
+    actions: list[A] = []
+    for i, a in enumerate(listed):
+        try:
+            actions.append(parse(a))
+        except FormatError as e:
+            replay(tuple(actions))
+            raise RecordError(i, a.get("seat") if isinstance(a, Mapping) else None, "format", str(e)) from None
+    return tuple(actions)
 
 
 def card_at(text: object, where: str) -> int:
@@ -291,20 +316,10 @@ class DealRecord(Replayable, JsonDocument):
             raise FormatError(f"'dealer' must be a seat from 0 to {players - 1}, not {dealer}")
         deck, seen = parse_cards_list(obj["deck"], "deck")
         cls.check_deck(players, deck, seen)
-        actions_obj = obj.get("actions", [])
-        if not isinstance(actions_obj, list):
-            raise FormatError(f"'actions' must be a list, not {actions_obj!r}")
-        actions: list[Any] = []
-        for i, a in enumerate(actions_obj):
-            seat = a.get("seat") if isinstance(a, Mapping) else None
-            try:
-                actions.append(cls.action_from_json(a, players))
-            except FormatError as e:
-                # Replay stops at the first faulty action: report an illegal earlier one first.
-                cls(players, deck, dealer, rules, tuple(actions)).replay()
-                raise RecordError(i, seat, "format", str(e)) from None
+        actions = read_actions(obj, lambda a: cls.action_from_json(a, players),
+                               lambda before: cls(players, deck, dealer, rules, before).replay())
         extra = {k: v for k, v in obj.items() if k not in _KNOWN}
-        return cls(players, deck, dealer, rules, tuple(actions), extra)
+        return cls(players, deck, dealer, rules, actions, extra)
 
     def seat_names(self) -> list[str]:
         """Return how an account of the deal names each seat: its player's name from ``names``, else ``seat N``.

@@ -58,8 +58,8 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from mustamaija.core.cards import ALL_CARDS, QS, RANKS, SPADES, SUIT_MASKS, SUITS, CardSet, card_name, cards_of, parse_suit
-from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RecordError, RulesError
-from mustamaija.core.records import JsonDocument, Replayable, card_at, read_int, read_json
+from mustamaija.core.errors import CardError, FormatError, IllegalActionError, RulesError
+from mustamaija.core.records import JsonDocument, Replayable, card_at, read_actions, read_int, read_json
 from mustamaija.core.state import state_fields
 from mustamaija.games.mustamaija import legality as L
 from mustamaija.games.mustamaija.actions import Action, action_from_json
@@ -1324,19 +1324,10 @@ class PositionRecord(Replayable, JsonDocument):
         """Read the position and its ``actions`` (a malformed action raises :class:`RecordError` with its index)."""
         position = Position.from_json(obj)
         assert isinstance(obj, Mapping)
-        actions_obj = obj.get("actions", [])
-        if not isinstance(actions_obj, list):
-            raise FormatError(f"'actions' must be a list, not {actions_obj!r}")
-        actions: list[Action] = []
-        for i, a in enumerate(actions_obj):
-            seat = a.get("seat") if isinstance(a, Mapping) else None
-            try:
-                actions.append(action_from_json(a, position.players))
-            except FormatError as e:
-                cls(position, tuple(actions)).replay()  # An illegal earlier action is reported first.
-                raise RecordError(i, seat, "format", str(e)) from None
+        actions = read_actions(obj, lambda a: action_from_json(a, position.players),
+                               lambda before: cls(position, before).replay())
         extra = {k: v for k, v in position.extra.items() if k != "actions"}
-        return cls(position, tuple(actions), extra)
+        return cls(position, actions, extra)
 
     def seat_names(self) -> list[str]:
         """Return how an account of the deal names each seat: its player's name from ``names``, else ``seat N``."""
