@@ -358,6 +358,25 @@ def test_lobby_deal_reload_and_replay(server: str, browser: Browser, tmp_path: P
     assert not errors, errors
 
 
+def test_a_table_address_that_leads_nowhere_says_so_and_leads_to_the_lobby(server: str, browser: Browser) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server}/t/nosuchtable")
+    page.wait_for_selector("body[data-missing]")
+    assert page.locator("#missing-table").is_visible() and not page.locator("main.table-layout").is_visible()
+    assert "There is no table here" in page.locator("#missing-table").inner_text()
+    assert not page.locator("#conn").is_visible()  # Not "reconnecting…": there is nothing to connect to.
+    assert page.locator(".toast").count() == 0  # The page says it once, not a toast besides.
+    assert page.evaluate("document.activeElement.id") == "missing-table-lobby"
+    assert not page.locator("#btn-keys").is_visible()
+    page.click("#missing-table-lobby")
+    page.wait_for_url(f"{server}/")
+    # The replay of a deal of no table says why, offers the import, and no way back to a table.
+    page.goto(f"{server}/replay/nosuchtable/1")
+    page.wait_for_function("() => document.querySelector('#frame-text').textContent.includes('cannot be shown')")
+    assert page.locator("#import-panel").is_visible() and not page.locator("#back-to-table").is_visible()
+    page.close()
+
+
 def test_spectator_sees_no_hand_and_bad_record_is_refused(server: str, browser: Browser, tmp_path: Path) -> None:
     errors: list[str] = []
     page = browser.new_page(viewport=DESKTOP)

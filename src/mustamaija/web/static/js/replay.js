@@ -163,8 +163,10 @@ async function loadTableDeal(tableId, deal) {
       api(`/api/tables/${encodeURIComponent(tableId)}/deals`)]);
     if (table.name) title = table.name;
     deals = listed.deals;
-  } catch {
-    /* The name and the list are a convenience; the deal itself is shown. */
+  } catch (e) {
+    // The name and the list are a convenience; the deal itself is shown. A table that is not there has no
+    // page to go back to.
+    if (e.code === "not_found") back.hidden = true;
   }
   const label = dealLabel(deals, deal);
   try {

@@ -82,9 +82,14 @@ function onFatal(code) {
     return;
   }
   if (code === 4404) {
-    setConn("down");
-    $("status").textContent = "There is no such table.";
+    // Nothing to connect to, now or later: the page says so and leads to the lobby instead of an empty table.
     document.body.dataset.missing = "1";
+    document.querySelector("main.table-layout").hidden = true;
+    $("conn").hidden = true;
+    $("btn-keys").hidden = true;
+    $("missing-table").hidden = false;
+    document.title = "Card tables · no such table";
+    $("missing-table-lobby").focus();
   }
 }
 
@@ -154,6 +159,7 @@ function onMessage(msg) {
 }
 
 function onError(error, id) {
+  if (error.code === "not_found" && !app.meta) return;  // No such table: the socket's close (4404) says it on the page.
   if (id && id === app.pending) app.pending = null;
   if (id === "h" && error.code === "stale") return;  // The table moved on before the hint was ready.
   if (error.code === "stale" || error.code === "not_your_turn") {
