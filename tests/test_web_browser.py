@@ -986,3 +986,32 @@ def test_a_trick_game_from_the_same_lobby_hint_replay_and_rematch(server: str, b
     assert width <= PHONE["width"] + 1, width
     phone.close()
     page.close()
+
+
+def test_seats_with_many_known_cards_stay_inside_the_felt_and_clear_of_the_trump(server: str, browser: Browser) -> None:
+    # A seat that picked up cards shows them instead of its backs, on two lines at most (a chip a suit past six),
+    # so the seat across the table neither runs past the felt's edge nor grows over the trump badge below it.
+    for players in (3, 4, 6):
+        page, _ = _seat_page(server, browser, {"players": players, "seats": [{"kind": "person"}] + [
+            {"kind": "bot", "bot": "easy"}] * (players - 1)})
+        page.wait_for_function("() => window.mustamaija.state && document.querySelector('.trump-badge')")
+        page.evaluate("""() => { const app = window.mustamaija;
+            app.state.known = app.state.known.map((k, i) => i === app.seat ? k
+              : ['3S', 'JS', 'QS', 'QH', '9D', 'JC', '4C', '8H', 'AD', '4S', '5S', '6S', '7S', '8S', '2H', '3H',
+                 'KD', 'AH'].slice(0, 3 + 3 * i));
+            app.layout.renderSeats(document.querySelector('#seats')); }""")
+        felt = page.evaluate(_BOX, "#felt")
+        badge = page.evaluate(_BOX, ".trump-badge")
+        rows = page.evaluate("""() => [...document.querySelectorAll('#seats .seat')].map((s) => {
+            const r = s.getBoundingClientRect(), k = s.querySelector('.known-row');
+            const chips = k ? [...k.children].map((c) => c.getBoundingClientRect().top) : [];
+            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, fan: !!s.querySelector('.mini-fan'),
+                    lines: new Set(chips.map(Math.round)).size, chips: chips.length}; })""")
+        assert len(rows) == players - 1
+        for row in rows:
+            assert row["chips"] > 0 and not row["fan"] and row["lines"] <= 2, (players, row)
+            assert row["top"] >= felt["top"] and row["bottom"] <= felt["bottom"], (players, row, felt)
+            overlaps = not (row["right"] <= badge["left"] or row["left"] >= badge["right"]
+                            or row["bottom"] <= badge["top"] or row["top"] >= badge["bottom"])
+            assert not overlaps, (players, row, badge)
+        page.close()

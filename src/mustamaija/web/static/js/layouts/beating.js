@@ -13,15 +13,17 @@ const BOT_ICON = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentC
 
 /** Known cards of a hand shown one chip each; more are shown one chip a suit. */
 const KNOWN_CHIPS = 8;
+/** A seat on the felt shows its known cards on a line, or past this many a chip a suit (two lines at most). */
+const SEAT_KNOWN_CHIPS = 6;
 
 /**
  * Return the chips of a hand's known cards: one a card, or one a suit when there are many (a seat that picked up
  * much of the pack), its ranks in runs ("♥ 2–9 J–A"), so that the list stays a line or two and covers neither
  * the table nor the hand. Each suit chip's title names its cards.
  */
-function knownChips(cards, trump) {
+function knownChips(cards, trump, most = KNOWN_CHIPS) {
   const sorted = sortHand(cards, trump);
-  if (sorted.length <= KNOWN_CHIPS) return sorted.map(chip);
+  if (sorted.length <= most) return sorted.map(chip);
   return [...new Set(sorted.map((c) => c[1]))].map((suit) => {
     const mine = sorted.filter((c) => c[1] === suit);
     const box = el("span", `chip suit-${suit}`, `${SUIT_SIGNS[suit]} ${rankRuns(mine)}`);
@@ -247,7 +249,10 @@ export function createLayout(ctx) {
       who.append(el("span", "name", label), sub);
       plate.append(avatar, who);
       div.append(plate);
-      if (s) {
+      // A hand with known cards shows them instead of its backs (the plate says how many cards it holds), so
+      // that a seat never grows over the piles or past the felt's edge.
+      const known = s && s.known[seat] && s.known[seat].length ? s.known[seat] : null;
+      if (s && !known) {
         const fan = el("div", "mini-fan");
         fan.setAttribute("aria-hidden", "true");
         for (let c = 0; c < Math.min(s.hand_sizes[seat], 10); c++) fan.append(backEl(["tiny"]));
@@ -255,13 +260,13 @@ export function createLayout(ctx) {
       }
       const marks = el("div", "badges");
       marks.append(...badges(seat, { compact: true }), ...ctx.presenceBadges(seat));
-      div.append(marks);
-      if (s && s.known[seat] && s.known[seat].length) {
-        const known = el("div", "known-row");
-        known.title = `Known to be in ${label}'s hand`;
-        known.append(...knownChips(s.known[seat], s.trump_suit));
-        div.append(known);
+      if (known) {
+        const row = el("div", "known-row");
+        row.title = `Known to be in ${label}'s hand`;
+        row.append(...knownChips(known, s.trump_suit, SEAT_KNOWN_CHIPS));
+        div.append(row);
       }
+      div.append(marks);
       div.setAttribute("aria-label", `${label}: ${ctx.seatSub(seat)}`);
       box.append(div);
     });
