@@ -110,7 +110,7 @@ export function createLayout(ctx) {
       d.style.left = `${50 + 38 * Math.cos(angle)}%`;
       d.style.top = `${50 + 41 * Math.sin(angle)}%`;
       if (s && s.to_act === seat) d.classList.add("to-act");
-      if (seat === app.seat) d.classList.add("me");
+      if (seat === base) d.classList.add("me");  // The seat of the panel below: the viewer, or the seat a spectator watches.
       const label = name(seat);
       d.append(el("span", "name", label), el("span", "sub", ctx.seatSub(seat)));
       const marks = el("div", "badges");
@@ -161,8 +161,9 @@ export function createLayout(ctx) {
       t.cards.forEach((p) => last.append(chip(p.card)));
       last.dataset.winner = String(t.winner);
     }
-    // Once the hand is over, the result takes the place of the trick.
-    board.append(...(s.phase === "over" ? [markers, last] : [markers, trick, last]));
+    // Once the hand is over, the result takes the place of the trick and of what was said about it (the log keeps
+    // the last trick): a result taller than a trick would otherwise push them onto the seat across the table.
+    if (s.phase !== "over") board.append(markers, trick, last);
   }
 
   function statusText() {
