@@ -326,10 +326,10 @@ function openHands() {
     const fan = el("div", "open-hand");
     fan.setAttribute("aria-label", `${name(seat)} holds ${cards.length ? cards.join(" ") : "nothing"}`);
     for (const c of cards) fan.append(cardEl(c, { classes: ["small"] }));
-    const old = div.querySelector(".mini-fan");
+    // In the place of the backs, or of the known cards' chips (the same cards again), whichever the seat shows.
+    const old = div.querySelector(".mini-fan, .known-row");
     if (old) old.replaceWith(fan);
-    else div.append(fan);
-    div.querySelector(".known-row")?.remove(); // The same cards again, as chips.
+    else div.insertBefore(fan, div.querySelector(".badges"));
   }
 }
 

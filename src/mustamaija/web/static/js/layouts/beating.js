@@ -252,7 +252,7 @@ export function createLayout(ctx) {
       // A hand with known cards shows them instead of its backs (the plate says how many cards it holds), so
       // that a seat never grows over the piles or past the felt's edge.
       const known = s && s.known[seat] && s.known[seat].length ? s.known[seat] : null;
-      if (s && !known) {
+      if (s && !known && s.hand_sizes[seat]) {
         const fan = el("div", "mini-fan");
         fan.setAttribute("aria-hidden", "true");
         for (let c = 0; c < Math.min(s.hand_sizes[seat], 10); c++) fan.append(backEl(["tiny"]));
