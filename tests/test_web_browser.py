@@ -1015,3 +1015,27 @@ def test_seats_with_many_known_cards_stay_inside_the_felt_and_clear_of_the_trump
                             or row["bottom"] <= badge["top"] or row["top"] >= badge["bottom"])
             assert not overlaps, (players, row, badge)
         page.close()
+
+
+def test_use_it_makes_the_hinted_move_whatever_it_is(server: str, browser: Browser) -> None:
+    # "Use it" used to choose the hint's cards and wait for a confirmation, so a hint to pick up (nothing to
+    # choose) looked as if the button did nothing. It makes the move: leads, beats and pick-ups alike.
+    page, _ = _seat_page(server, browser, {"players": 2, "deals": 1, "seats": [
+        {"kind": "person"}, {"kind": "bot", "bot": "easy"}]})
+    kinds = set()
+    for _ in range(8):
+        page.wait_for_function("() => { const a = window.mustamaija; return a.state && !a.pending"
+                               " && (a.state.legal || a.state.phase === 'over'); }", timeout=60000)
+        if page.evaluate("window.mustamaija.state.phase") == "over":
+            break
+        version = page.evaluate("window.mustamaija.meta.version")
+        page.click("#btn-hint")
+        page.wait_for_selector("#btn-use-hint", timeout=30000)
+        hinted = page.evaluate("window.mustamaija.hint.best.actions[0]")
+        kinds.add("lead" if "lead" in hinted else "pick up" if not hinted.get("beat") else "beat")
+        page.click("#btn-use-hint")
+        page.wait_for_function(f"() => window.mustamaija.meta.version > {version}", timeout=10000)
+        log = page.locator("#log li").all_inner_texts()
+        assert any(line.startswith("You ") for line in log[-4:]), log[-4:]
+    assert "lead" in kinds and len(kinds) >= 2, kinds
+    page.close()

@@ -114,11 +114,4 @@ export class Choice {
     if (legal.kind === "lead") return this.sel.size ? { lead: [...this.sel] } : null;
     return { beat: Object.fromEntries(this.pairs) };
   }
-
-  /** Take over a suggested action (a hint): its cards become the choice. */
-  adopt(action) {
-    this.clear();
-    for (const c of action.lead || []) this.sel.add(c);
-    for (const [led, b] of Object.entries(action.beat || {})) this.pairs.set(led, b);
-  }
 }

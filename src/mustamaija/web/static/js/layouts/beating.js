@@ -737,11 +737,10 @@ export function createLayout(ctx) {
     motionPlan,
     cue,
     useHint(action) {
-      if (action.declare) declare(action.declare);
-      else {
-        choice.adopt(action);
-        ctx.render();
-      }
+      // "Use it" makes the hinted move, whole: choosing its cards first left a hint to pick up (no cards to
+      // choose) looking as if the button did nothing. A table that moved on meanwhile refuses it as stale.
+      choice.clear();
+      send(action);
     },
     onKey,
   };

@@ -408,13 +408,9 @@ export function createLayout(ctx) {
     motionPlan,
     cue,
     useHint(action) {
-      if (action.pass) {
-        chosen.clear();
-        action.pass.forEach((c) => chosen.add(c));
-        ctx.render();
-      } else if (action.play) {
-        ctx.send({ play: action.play });
-      }
+      // "Use it" makes the hinted move, the pass as well as a card (as the beating layout's does).
+      chosen.clear();
+      ctx.send(action.pass ? { pass: action.pass } : { play: action.play });
     },
     onKey,
   };
