@@ -38,10 +38,15 @@ def page(name: str, status_code: int = 200) -> Response:
 
 @functools.cache
 def _rendered(directory: Path, name: str) -> str | None:
-    # StrictUndefined: a name a page forgot to set is an error when it is first rendered, not an empty attribute.
-    env = Environment(loader=FileSystemLoader(directory), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     try:
-        return env.get_template(name).render()
+        return _environment(directory).get_template(name).render()
     except TemplateNotFound:
         return None
+
+
+@functools.cache
+def _environment(directory: Path) -> Environment:
+    """Return the templates of ``directory``: one environment, so the layout and the macros are read once for all pages."""
+    # StrictUndefined: a name a page forgot to set is an error when it is first rendered, not an empty attribute.
+    return Environment(loader=FileSystemLoader(directory), autoescape=True, undefined=StrictUndefined,
+                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
