@@ -92,7 +92,9 @@ def pool_processes(pool: ProcessPoolExecutor, spared: Collection[BaseProcess] | 
 def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0, spared: Collection[BaseProcess] | None = None) -> None:
     """Cancel a pool's queued work and end its worker processes now (terminate, then kill), reaping every one."""
     processes = pool_processes(pool, spared)
+    results = getattr(pool, "_result_queue", None)  # Read before the shutdown, which drops it.
     pool.shutdown(wait=False, cancel_futures=True)
+    _close_write_end(results)
     for process in processes:
         if process.is_alive():
             process.terminate()
@@ -103,6 +105,21 @@ def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0, spared: Collecti
             process.kill()
             process.join()
         _await_exit_code(process)
+
+
+def _close_write_end(results: object) -> None:
+    """Close this process's write end of a pool's result pipe, so that the workers' ends are the last ones.
+
+    A worker ended while it sends a result leaves part of a message in the pipe. The pool's manager
+    thread then waits in ``recv`` for the rest, for ever while any write end is open, and the owner
+    holds one (it never writes there); the interpreter joins that thread at exit, so the owner would
+    never exit. With the owner's end closed, the workers' ends go with them and the ``recv`` ends in
+    ``EOFError``, which the pool takes for the broken pool it is. Only the workers write results, and
+    none is started once the pool is shut down, so nothing needs this end afterwards.
+    """
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def _await_exit_code(process: BaseProcess, patience: float = 5.0) -> None:
