@@ -147,6 +147,29 @@ def test_pages_answer_head_as_they_answer_get(client: TestClient) -> None:
     assert "does not take POST" in error(client.post("/"), 405, "method_not_allowed")
 
 
+def test_a_browser_that_has_a_page_is_told_it_has_not_changed(client: TestClient) -> None:
+    # Pages carry an ETag of their bytes and must be revalidated (no-cache), so a browser asks each time, and
+    # gets 304 with no body for a page it has: a new version of the app reaches it at once, and costs nothing else.
+    seen = set()
+    for path in ("/", "/t/abc", "/replay", "/replay/abc/3", "/puzzles", "/editor", "/ratings"):
+        got = client.get(path)
+        etag = got.headers["etag"]
+        assert got.status_code == 200 and got.headers["cache-control"] == "no-cache" and etag.startswith('"'), path
+        seen.add(etag)
+        for asked in (etag, f'"other", W/{etag}', "*"):
+            again = client.get(path, headers={"if-none-match": asked})
+            assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag, (path, asked)
+        assert client.head(path, headers={"if-none-match": etag}).status_code == 304
+        assert client.get(path, headers={"if-none-match": '"stale"'}).text == got.text
+    assert len(seen) == 6  # One page serves /replay and /replay/…; the others differ.
+    # A missing page is never "not modified", even when asked with its page's tag.
+    missing = client.get("/nothing", headers={"accept": "text/html"})
+    assert client.get("/nothing", headers={"accept": "text/html", "if-none-match": missing.headers["etag"]}).status_code == 404
+    # The static files have their own validators (Starlette's).
+    js = client.get("/static/js/api.js")
+    assert client.get("/static/js/api.js", headers={"if-none-match": js.headers["etag"]}).status_code == 304
+
+
 def test_unknown_routes_and_methods(client: TestClient) -> None:
     assert "GET /api/nothing" in error(client.get("/api/nothing"), 404, "not_found")
     error(client.put("/api/tables"), 405, "method_not_allowed")

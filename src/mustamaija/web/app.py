@@ -336,28 +336,28 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # -- pages --------------------------------------------------------------------------------
 
     @app.api_route("/", methods=PAGE_METHODS, include_in_schema=False)
-    async def lobby_page() -> Response:
-        return page("index.html")
+    async def lobby_page(request: Request) -> Response:
+        return page("index.html", request)
 
     @app.api_route("/t/{table_id}", methods=PAGE_METHODS, include_in_schema=False)
-    async def table_page(table_id: str) -> Response:
-        return page("table.html")  # One page for every game: it loads the layout the table's metadata names.
+    async def table_page(request: Request, table_id: str) -> Response:
+        return page("table.html", request)  # One page for every game: it loads the layout the table's metadata names.
 
     @app.api_route("/replay", methods=PAGE_METHODS, include_in_schema=False)
-    async def replay_import_page() -> Response:
-        return page("replay.html")
+    async def replay_import_page(request: Request) -> Response:
+        return page("replay.html", request)
 
     @app.api_route("/replay/{rest:path}", methods=PAGE_METHODS, include_in_schema=False)
-    async def replay_page(rest: str) -> Response:
-        return page("replay.html")
+    async def replay_page(request: Request, rest: str) -> Response:
+        return page("replay.html", request)
 
     @app.api_route("/puzzles", methods=PAGE_METHODS, include_in_schema=False)
-    async def puzzles_page() -> Response:
-        return page("puzzles.html")
+    async def puzzles_page(request: Request) -> Response:
+        return page("puzzles.html", request)
 
     @app.api_route("/editor", methods=PAGE_METHODS, include_in_schema=False)
-    async def editor_page() -> Response:
-        return page("editor.html")
+    async def editor_page(request: Request) -> Response:
+        return page("editor.html", request)
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
     register_puzzles(app, manager)  # Endgame puzzles judged by a game's solver (docs/web.md, "Puzzles").

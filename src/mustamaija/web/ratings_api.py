@@ -120,8 +120,8 @@ def add_rating_routes(app: FastAPI, manager: TableManager) -> None:
     sign_up_limit, sign_in_limit = _Limiter(*SIGN_UP), _Limiter(*SIGN_IN)
 
     @app.api_route("/ratings", methods=PAGE_METHODS, include_in_schema=False)
-    async def ratings_page() -> Response:
-        return page("ratings.html")
+    async def ratings_page(request: Request) -> Response:
+        return page("ratings.html", request)
 
     @app.get("/api/ratings", tags=["ratings"])
     async def leaderboard(game: Annotated[str | None, Query(max_length=60)] = None,
