@@ -1017,6 +1017,38 @@ def test_seats_with_many_known_cards_stay_inside_the_felt_and_clear_of_the_trump
         page.close()
 
 
+@pytest.mark.parametrize("viewport", [LAPTOP, {"width": 1280, "height": 680}, {"width": 1024, "height": 640}])
+def test_trick_seats_with_many_penalty_cards_stay_inside_the_felt(server: str, browser: Browser,
+                                                                  viewport: ViewportSize) -> None:
+    # The ring places each seat's centre on an ellipse; a seat that shows badges and many penalty cards is tall,
+    # and on a short screen the top seat's box ran over the felt's edge and the hearts marker. Every seat stays
+    # inside, clear of the marker; past six penalty cards a seat shows a chip a suit ("♥ 2–A").
+    for players in (3, 4, 6):
+        page, _ = _seat_page(server, browser, {"game": "black-maria", "players": players, "seats": [
+            {"kind": "person"}] + [{"kind": "bot", "bot": "easy"}] * (players - 1)})
+        page.set_viewport_size(viewport)
+        page.wait_for_function("() => window.mustamaija.state && document.querySelector('#seats .trick-seat')")
+        page.evaluate("""() => { const app = window.mustamaija;
+            const hearts = ['2H', '3H', '4H', '5H', '6H', '7H', '8H', '9H', 'TH', 'JH', 'QH', 'KH', 'AH', 'QS'];
+            app.state.won = app.state.won.map((w, i) => i === app.seat ? w : hearts);
+            app.layout.renderSeats(document.querySelector('#seats')); }""")
+        page.wait_for_timeout(100)  # The seats are fitted to the felt once drawn.
+        felt = page.evaluate(_BOX, "#felt")
+        rows = page.evaluate("""() => [...document.querySelectorAll('#seats .trick-seat')]
+            .filter((s) => s.offsetParent !== null).map((s) => { const r = s.getBoundingClientRect();
+              return {seat: s.dataset.seat, top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })""")
+        markers = page.evaluate(_BOX, ".trick-markers")
+        assert rows and markers
+        for row in rows:
+            assert felt["top"] <= row["top"] and row["bottom"] <= felt["bottom"], (players, viewport, row, felt)
+            assert felt["left"] <= row["left"] and row["right"] <= felt["right"], (players, viewport, row, felt)
+            # The hearts marker in the middle moves down below the seats across the table.
+            overlaps = not (row["right"] <= markers["left"] or row["left"] >= markers["right"]
+                            or row["bottom"] <= markers["top"] or row["top"] >= markers["bottom"])
+            assert not overlaps, (players, viewport, row, markers)
+        page.close()
+
+
 def test_use_it_makes_the_hinted_move_whatever_it_is(server: str, browser: Browser) -> None:
     # "Use it" used to choose the hint's cards and wait for a confirmation, so a hint to pick up (nothing to
     # choose) looked as if the button did nothing. It makes the move: leads, beats and pick-ups alike.

@@ -196,6 +196,38 @@ export function chip(name) {
   return el;
 }
 
+/**
+ * Return the chips of a set of cards (a hand's known cards, a seat's penalty cards): one a card, or, past `most`
+ * cards, one a suit with its ranks in runs ("♥ 2–9 J–A"), so that the list stays a line or two and covers neither
+ * the table nor the hand. Each suit chip's title names its cards.
+ */
+export function cardChips(cards, trump, most) {
+  const sorted = sortHand(cards, trump);
+  if (sorted.length <= most) return sorted.map(chip);
+  return [...new Set(sorted.map((c) => c[1]))].map((suit) => {
+    const mine = sorted.filter((c) => c[1] === suit);
+    const box = document.createElement("span");
+    box.className = `chip suit-${suit}`;
+    box.textContent = `${SUIT_SIGNS[suit]} ${rankRuns(mine)}`;
+    box.title = mine.map(spoken).join(", ");
+    return box;
+  });
+}
+
+/** Return the ranks of cards of one suit (in rising order) as runs: three or more in a row as "first–last". */
+function rankRuns(cards) {
+  const ranks = cards.map((c) => RANKS.indexOf(c[0]));
+  const parts = [];
+  for (let i = 0; i < ranks.length;) {
+    let j = i;
+    while (j + 1 < ranks.length && ranks[j + 1] === ranks[j] + 1) j++;
+    if (j - i >= 2) parts.push(`${rankLabel(cards[i])}–${rankLabel(cards[j])}`);
+    else for (let k = i; k <= j; k++) parts.push(rankLabel(cards[k]));
+    i = j + 1;
+  }
+  return parts.join(" ");
+}
+
 /** Return a small suit sign element in its colour. */
 export function suitChip(suit) {
   const el = document.createElement("span");

@@ -2,7 +2,7 @@
 // the led cards and their beaters; a lead or a defence put together card by card (choice.js); the match's losses
 // and the memory panel. It draws only the state the server built for this seat (docs/web.md).
 
-import { RANKS, SUIT_SIGNS, SUIT_WORDS, backEl, cardEl, chip, fullDeck, rankLabel, sortHand, spoken, symbol, symbols } from "../cards.js";
+import { SUIT_SIGNS, SUIT_WORDS, backEl, cardChips, cardEl, chip, fullDeck, sortHand, spoken, symbol, symbols } from "../cards.js";
 import { Choice } from "../choice.js";
 import { line, listWords, plural, seatName, verb } from "../describe.js";
 import { el } from "../dom.js";
@@ -15,36 +15,6 @@ const BOT_ICON = '<svg viewBox="0 0 24 24" width="20" height="20" fill="currentC
 const KNOWN_CHIPS = 8;
 /** A seat on the felt shows its known cards on a line, or past this many a chip a suit (two lines at most). */
 const SEAT_KNOWN_CHIPS = 6;
-
-/**
- * Return the chips of a hand's known cards: one a card, or one a suit when there are many (a seat that picked up
- * much of the pack), its ranks in runs ("♥ 2–9 J–A"), so that the list stays a line or two and covers neither
- * the table nor the hand. Each suit chip's title names its cards.
- */
-function knownChips(cards, trump, most = KNOWN_CHIPS) {
-  const sorted = sortHand(cards, trump);
-  if (sorted.length <= most) return sorted.map(chip);
-  return [...new Set(sorted.map((c) => c[1]))].map((suit) => {
-    const mine = sorted.filter((c) => c[1] === suit);
-    const box = el("span", `chip suit-${suit}`, `${SUIT_SIGNS[suit]} ${rankRuns(mine)}`);
-    box.title = mine.map(spoken).join(", ");
-    return box;
-  });
-}
-
-/** Return the ranks of cards of one suit (in rising order) as runs: three or more in a row as "first–last". */
-function rankRuns(cards) {
-  const ranks = cards.map((c) => RANKS.indexOf(c[0]));
-  const parts = [];
-  for (let i = 0; i < ranks.length;) {
-    let j = i;
-    while (j + 1 < ranks.length && ranks[j + 1] === ranks[j] + 1) j++;
-    if (j - i >= 2) parts.push(`${rankLabel(cards[i])}–${rankLabel(cards[j])}`);
-    else for (let k = i; k <= j; k++) parts.push(rankLabel(cards[k]));
-    i = j + 1;
-  }
-  return parts.join(" ");
-}
 
 const KEYS = [
   ["← →", "move between the cards of your hand"],
@@ -263,7 +233,7 @@ export function createLayout(ctx) {
       if (known) {
         const row = el("div", "known-row");
         row.title = `Known to be in ${label}'s hand`;
-        row.append(...knownChips(known, s.trump_suit, SEAT_KNOWN_CHIPS));
+        row.append(...cardChips(known, s.trump_suit, SEAT_KNOWN_CHIPS));
         div.append(row);
       }
       div.append(marks);
@@ -428,7 +398,7 @@ export function createLayout(ctx) {
       box.append(el("span", "muted", `others know your whole hand (${mine.length} cards)`));
       return;
     }
-    box.append(el("span", "muted", "others know: "), ...knownChips(mine, s.trump_suit));
+    box.append(el("span", "muted", "others know: "), ...cardChips(mine, s.trump_suit, KNOWN_CHIPS));
   }
 
   function renderHand(hand) {
@@ -548,7 +518,7 @@ export function createLayout(ctx) {
       const li = el("li");
       li.append(el("span", "who", name(seat)));
       const cards = s.known[seat] || [];
-      if (cards.length) li.append(...knownChips(cards, s.trump_suit));
+      if (cards.length) li.append(...cardChips(cards, s.trump_suit, KNOWN_CHIPS));
       else li.append(el("span", "muted", "nothing known"));
       list.append(li);
     }

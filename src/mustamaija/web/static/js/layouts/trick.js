@@ -2,12 +2,17 @@
 // who led it, the last trick and its winner, the hearts marker; the passing panel; points per hand and totals.
 // It draws only the state the server built for this seat (docs/web.md).
 
-import { SUIT_WORDS, cardEl, chip, sortHand, spoken, symbol, symbols } from "../cards.js";
+import { SUIT_WORDS, cardChips, cardEl, chip, sortHand, spoken, symbol, symbols } from "../cards.js";
 import { line, listWords, plural, seatName, verb } from "../describe.js";
 import { el } from "../dom.js";
 
 /** The layout's own stylesheet, which the table page and the replay viewer load with the module. */
 export const STYLE = "/static/css/trick.css";
+
+/** A seat's penalty cards shown one chip each; more are shown one chip a suit ("♥ 2–A"). */
+const WON_CHIPS = 6;
+/** Pixels kept between a seat of the ring and the felt's edge. */
+const FELT_MARGIN = 4;
 
 const KEYS = [
   ["← →", "move between the cards of your hand"],
@@ -64,6 +69,7 @@ export function describeEvent(ev, meta, mySeat) {
 export function createLayout(ctx) {
   const { app, name, legal } = ctx;
   const chosen = new Set(); // the cards chosen to pass
+  let fitted = null; // the seats' box a ResizeObserver keeps fitted to the felt
 
   const left = () => ((app.seat ?? 0) + 1) % app.meta.players;
   const right = () => ((app.seat ?? 0) + app.meta.players - 1) % app.meta.players;
@@ -107,8 +113,10 @@ export function createLayout(ctx) {
       const angle = Math.PI / 2 + (2 * Math.PI * i) / meta.players;
       const d = el("div", "trick-seat");
       d.dataset.seat = String(seat);
-      d.style.left = `${50 + 38 * Math.cos(angle)}%`;
-      d.style.top = `${50 + 41 * Math.sin(angle)}%`;
+      d.dataset.x = String(50 + 38 * Math.cos(angle));
+      d.dataset.y = String(50 + 41 * Math.sin(angle));
+      d.style.left = `${d.dataset.x}%`;
+      d.style.top = `${d.dataset.y}%`;
       if (s && s.to_act === seat) d.classList.add("to-act");
       if (seat === base) d.classList.add("me");  // The seat of the panel below: the viewer, or the seat a spectator watches.
       const label = name(seat);
@@ -123,7 +131,7 @@ export function createLayout(ctx) {
         d.append(pts);
         if (s.won[seat].length) {
           const won = el("span", "known-row");
-          s.won[seat].forEach((c) => won.append(chip(c)));
+          won.append(...cardChips(s.won[seat], null, WON_CHIPS));
           won.setAttribute("aria-label", `penalty cards taken: ${s.won[seat].map(spoken).join(", ")}`);
           d.append(won);
         }
@@ -131,6 +139,51 @@ export function createLayout(ctx) {
       d.setAttribute("aria-label", `${label}: ${ctx.seatSub(seat)}${s ? `, ${s.points[seat]} points this hand, total ${meta.match.totals[seat]}` : ""}`);
       box.append(d);
     }
+    fitSeats(box);
+    if (fitted !== box) {  // The felt follows the window, the middle its content: fit again when either changes.
+      fitted = box;
+      const watch = new ResizeObserver(() => fitSeats(box));
+      watch.observe(box);
+      const middle = box.parentElement?.querySelector(".center");
+      if (middle) watch.observe(middle);
+    }
+  }
+
+  /**
+   * Move every seat of the ring inside the felt. A seat's centre lies on an ellipse, and a tall seat (badges,
+   * penalty cards) on a short screen would reach past the felt's edge, under the top bar or over the hand.
+   * Seats laid out in a grid (phones) or hidden are left alone.
+   */
+  function fitSeats(box) {
+    const w = box.clientWidth, h = box.clientHeight;
+    for (const d of box.children) {
+      if (!d.offsetHeight || getComputedStyle(d).position !== "absolute") continue;
+      const halfW = d.offsetWidth / 2 + FELT_MARGIN, halfH = d.offsetHeight / 2 + FELT_MARGIN;
+      d.style.left = `${Math.max(halfW, Math.min(w - halfW, (Number(d.dataset.x) * w) / 100))}px`;
+      d.style.top = `${Math.max(halfH, Math.min(h - halfH, (Number(d.dataset.y) * h) / 100))}px`;
+    }
+    clearMiddle(box);
+  }
+
+  /**
+   * Move the middle of the felt (the markers, the trick, the status) down below the seats across the table
+   * when they reach into it, as far as the felt's bottom edge allows: on a short screen a seat with badges
+   * and penalty cards lay over the hearts marker.
+   */
+  function clearMiddle(box) {
+    const middle = box.parentElement?.querySelector(".center");
+    if (!middle || getComputedStyle(middle).position !== "absolute") return;
+    middle.style.top = "";
+    const frame = box.getBoundingClientRect(), mid = middle.getBoundingClientRect();
+    let lowest = mid.top;
+    for (const d of box.children) {
+      if (!d.offsetHeight || getComputedStyle(d).position !== "absolute") continue;
+      const r = d.getBoundingClientRect();
+      const across = r.top + r.height / 2 < mid.top && r.right > mid.left && r.left < mid.right;
+      if (across && r.bottom > mid.top) lowest = Math.max(lowest, r.bottom + FELT_MARGIN);
+    }
+    const shift = Math.min(lowest - mid.top, frame.bottom - FELT_MARGIN - mid.bottom);
+    if (shift > 0) middle.style.top = `${mid.top + mid.height / 2 + shift - frame.top}px`;
   }
 
   function renderBoard(board) {
