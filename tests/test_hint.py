@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -282,3 +283,28 @@ def test_a_hint_for_the_player_says_you_and_names_cards_with_suit_signs() -> Non
             assert [c.actions for c in third.candidates] == [c.actions for c in h.candidates]
             assert f"seat {view.seat}" in third.text.lower()
     assert {"solver", "pimc", "ismcts", "rule"} <= methods
+
+
+def test_a_tables_hint_is_a_number_of_playouts_the_same_on_any_machine() -> None:
+    # The tables' hint spends playouts, not time (issue 17: a budget in time is weaker on a busy machine); its
+    # time cap is only a safety net. So the same view gets the same hint, and its text says how many playouts.
+    from mustamaija.core.registry import get_game
+    from mustamaija.search.hints import TABLE_PLAYOUTS, table_hint
+
+    for game, players in (("mustamaija", 4), ("black-maria", 4)):
+        g = get_game(game)
+        s = g.deal(players, seed=11)
+        while True:  # Past the rule-taken decisions (a pass in Black Maria is searched; a marriage is a rule).
+            first = table_hint(g, s.view(s.to_act), cap=None)
+            if first.method != "rule":
+                break
+            for step in first.steps:
+                s.apply(step)
+        assert first.method == "pimc" and first.worlds == TABLE_PLAYOUTS, (game, first.method, first.worlds)
+        again = table_hint(g, s.view(s.to_act), cap=60.0)
+        assert [(c.actions, c.samples, c.value) for c in again.candidates] == [
+            (c.actions, c.samples, c.value) for c in first.candidates]
+        assert re.search(r"\byou\b", first.text, re.I) and f"{TABLE_PLAYOUTS} playouts" in first.text
+        # The cap stops a search that would run past it, with fewer playouts and a choice all the same.
+        capped = table_hint(g, s.view(s.to_act), cap=0.01)
+        assert capped.best is not None and capped.worlds < TABLE_PLAYOUTS

@@ -21,6 +21,9 @@ def test_serve_refuses_bad_settings_clearly(capsys: pytest.CaptureFixture[str]) 
     assert "--bot-pace must not be negative" in capsys.readouterr().err
     assert main(["serve", "--bot-workers", "0"]) == 2
     assert "--bot-workers" in capsys.readouterr().err
+    for cap in ("0", "nan", "1000"):
+        assert main(["serve", "--hint-seconds", cap]) == 2
+        assert "--hint-seconds must be from 0.1 to 60" in capsys.readouterr().err
     assert main(["serve", "--db", "nosuchdb://x"]) == 2
     assert "cannot open the database 'nosuchdb://x'" in capsys.readouterr().err
 

@@ -78,7 +78,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--rated", action="store_true", help="a rated match: no undo and no hints")
     p.add_argument("--pace", type=float, default=0.8, metavar="SECONDS",
                    help="time each bot move stays on screen before the next (default 0.8; + and - change it)")
-    p.add_argument("--hint-time", type=float, default=1.0, metavar="SECONDS", help="search time of a hint (default 1)")
+    p.add_argument("--hint-time", type=float, default=2.0, metavar="SECONDS",
+                   help="the most time a hint may search, a safety net: a hint is a fixed number of playouts, under "
+                   "a second of a core (default 2; 0: no limit)")
     p.add_argument("--load", metavar="RECORD", help="resume a saved game (any record file, of any game) at its last position")
     p.add_argument("--position", metavar="FILE|TEXT",
                    help="play out one deal from a position: a position file (or a game saved from one) or a position's "

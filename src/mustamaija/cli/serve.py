@@ -45,6 +45,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--takeover-after", type=float, default=60.0, metavar="SECONDS",
                    help="default time after which a bot plays for a person who left (default 60)")
     p.add_argument("--bot-workers", type=int, default=1, metavar="N", help="processes for the search bots (default 1)")
+    p.add_argument("--hint-seconds", type=float, default=2.0, metavar="SECONDS",
+                   help="the most wall-clock time a hint may take, a safety net: a hint is a fixed number of "
+                   "playouts, under a second of a core (default 2)")
     p.add_argument("--review-iters", type=int, default=100, metavar="N",
                    help="playouts of a deal review's search at each decision (default 100)")
     p.add_argument("--open-browser", dest="open_browser", action="store_true", default=False,
@@ -80,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         raise MustamaijaError("--bot-workers must be at least 1")
     if not 1 <= args.review_iters <= 100_000:
         raise MustamaijaError("--review-iters must be from 1 to 100000")
+    if not 0.1 <= args.hint_seconds <= 60:
+        raise MustamaijaError("--hint-seconds must be from 0.1 to 60")
     db = database_url(args.db) if args.db else default_db_url(Path(args.data_dir) if args.data_dir else None)
     try:
         sock = socket.create_server((args.host, args.port), reuse_port=False)
@@ -90,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
     config = ServerConfig(db_url=db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
                           takeover_after=args.takeover_after, bot_workers=args.bot_workers, review_iters=args.review_iters,
-                          advertise=args.advertise or url)
+                          hint_seconds=args.hint_seconds, advertise=args.advertise or url)
     try:
         app = create_app(config)
     except Exception as e:  # A bad database URL or an unreachable server: say which.

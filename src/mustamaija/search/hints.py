@@ -73,11 +73,13 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "DEFAULT_SEARCH_ITERS",
     "METHODS",
+    "TABLE_PLAYOUTS",
     "Candidate",
     "HintResult",
     "describe_candidates",
     "hint",
     "judge_actions",
+    "table_hint",
     "view_for",
 ]
 
@@ -88,6 +90,10 @@ DEFAULT_SAMPLES: Final = 60
 """Worlds of a ``sampled`` hint without a budget (every candidate is played in each)."""
 DEFAULT_SEARCH_ITERS: Final = 4000
 """Iterations of an ``ismcts`` hint without a time limit."""
+TABLE_PLAYOUTS: Final = 4000
+"""Playouts of a table's hint (:func:`table_hint`): the budget of the strongest fair bot measured, ``pimc:iters=4000``
+(docs/strength.md), about 0.1–0.7 s of a core. A budget of playouts, not of time, so that a hint is as strong on a
+busy machine as on an idle one, and the same position gets the same hint on any machine."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +215,15 @@ def view_for(game: str | Game, target: Any, seat: int | None = None) -> Any:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
         raise MustamaijaError(f"no seat {seat!r} with {state.players} players")
     return state.view(seat)  # From here on only the view is used.
+
+
+def table_hint(game: str | Game, view: Any, *, cap: float | None, you: bool = True) -> HintResult:
+    """Return the hint the tables give (the web app's and the terminal's): :data:`TABLE_PLAYOUTS` playouts, seed 0.
+
+    ``cap`` (seconds of wall-clock time, ``None`` for none) is a safety net for an overloaded machine, not the
+    budget: a hint that reaches it stops with fewer playouts. With ``you`` the words are for the seat's player.
+    """
+    return hint(game, view, iters=TABLE_PLAYOUTS, seconds=cap, seed=0, you=you)
 
 
 def hint(game: str | Game, view: Any, *, method: str = "auto", iters: int | None = None,

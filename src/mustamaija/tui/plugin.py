@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Controller", "HandChoice", "Hint", "Renderer", "Scene", "TablePlugin", "Words", "table_factory", "table_of"]
 
-FIXED_PLAYOUTS: Final = 200
-"""The playouts of a hint asked for with no time limit."""
 HINT_ROWS: Final = 8
 """The candidates the hint dialog lists."""
 
@@ -265,16 +263,15 @@ class Controller:
         return None
 
     def hint(self, state: Any, seat: int, seconds: float) -> Hint:
-        """Return what ``seat`` (to act) should do, judged from its view only (:func:`mustamaija.search.hints.hint`).
+        """Return what ``seat`` (to act) should do, judged from its view only (:func:`mustamaija.search.hints.table_hint`).
 
-        The game's exact solver decides where it can; else the PIMC search
-        runs for ``seconds``, or (with 0) a fixed number of playouts, so that
-        the same view gets the same hint on every machine.
+        The game's exact solver decides where it can; else the PIMC search runs a fixed number of playouts, so
+        that the same view gets the same hint on every machine, busy or not. ``seconds`` (0: none) caps its time
+        as a safety net.
         """
-        from mustamaija.search.hints import hint
+        from mustamaija.search.hints import table_hint
 
-        budget: dict[str, Any] = {"seconds": seconds} if seconds > 0 else {"iters": FIXED_PLAYOUTS}
-        return self.hint_of(hint(self.game, state.view(seat), seed=0, you=True, **budget))
+        return self.hint_of(table_hint(self.game, state.view(seat), cap=seconds if seconds > 0 else None))
 
     def hint_of(self, result: Any) -> Hint:
         """Word a :class:`~mustamaija.search.hints.HintResult` for the hint dialog: its text and its candidates."""

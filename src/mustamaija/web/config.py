@@ -48,7 +48,9 @@ class ServerConfig:
     takeover_after: float = 60.0
     bot_workers: int = 1
     takeover_bot: str = "medium"
-    hint_seconds: float = 1.0
+    hint_seconds: float = 2.0
+    """The most wall-clock time a hint may take: a safety net only, as a hint is a number of playouts
+    (:data:`~mustamaija.search.hints.TABLE_PLAYOUTS`), about 0.1–0.7 s of a core."""
     review_iters: int = 100
     """Playouts of a deal review's search at each decision (the review of ``mustamaija review`` at half its budget)."""
     max_body: int = 64 * 1024

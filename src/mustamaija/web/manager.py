@@ -41,7 +41,7 @@ log = logging.getLogger("mustamaija.web")
 
 _MAX_MISSED = 500
 _QUEUE_LIMIT = 2000
-_MAX_HINTS = 2  # Hints run at once; each takes up to hint_seconds of a core.
+_MAX_HINTS = 2  # Hints run at once; each takes under a second of a core (at most hint_seconds).
 _MAX_REVIEWS = 2  # Deal reviews made at once (each decision a short search, in turn with the other searches).
 _KEEP_REVIEWS = 64
 
@@ -112,16 +112,17 @@ def _review_point(game_name: str, view: Any, action: Any, index: int, iters: int
     return review_decision(get_game(game_name), view, action, index=index, iters=iters, seed=0)
 
 
-def _hint_json(game_name: str, view: Any, seconds: float) -> dict[str, Any]:
-    """Return the hint of :mod:`mustamaija.search.hints` for the view's seat, in about ``seconds``, as JSON.
+def _hint_json(game_name: str, view: Any, cap: float) -> dict[str, Any]:
+    """Return the tables' hint (:func:`~mustamaija.search.hints.table_hint`) for the view's seat, as JSON.
 
-    It runs in a worker process (it is given the game's name and the seat's view, which pickle).
+    It runs in a worker process (it is given the game's name and the seat's view, which pickle). ``cap`` is the
+    wall-clock safety net in seconds.
     """
     from mustamaija.core.registry import get_game
-    from mustamaija.search.hints import hint
+    from mustamaija.search.hints import table_hint
 
     # Worded for the seat's player: "you", and moves as a player says them.
-    result: dict[str, Any] = hint(get_game(game_name), view, seconds=seconds, seed=0, you=True).to_json()
+    result: dict[str, Any] = table_hint(get_game(game_name), view, cap=cap).to_json()
     return result
 
 

@@ -309,12 +309,12 @@ def solve_json(game_name: str, doc: dict[str, Any], seconds: float) -> dict[str,
             "outcome": game.outcome_text(t) if t.is_over else None}
 
 
-def hint_json(game_name: str, view: Any, seconds: float) -> dict[str, Any]:
-    """Return the tables' hint for the view's seat, in about ``seconds``, as JSON (in a worker process)."""
+def hint_json(game_name: str, view: Any, cap: float) -> dict[str, Any]:
+    """Return the tables' hint for the view's seat, with ``cap`` seconds as its safety net, as JSON (in a worker process)."""
     from mustamaija.core.registry import get_game
-    from mustamaija.search.hints import hint
+    from mustamaija.search.hints import table_hint
 
-    result: dict[str, Any] = hint(get_game(game_name), view, seconds=seconds, seed=0).to_json()
+    result: dict[str, Any] = table_hint(get_game(game_name), view, cap=cap, you=False).to_json()
     return result
 
 
