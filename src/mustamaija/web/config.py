@@ -51,8 +51,8 @@ class ServerConfig:
     hint_seconds: float = 2.0
     """The most wall-clock time a hint may take: a safety net only, as a hint is a number of playouts
     (:data:`~mustamaija.search.hints.TABLE_PLAYOUTS`), about 0.1–0.7 s of a core."""
-    review_iters: int = 100
-    """Playouts of a deal review's search at each decision (the review of ``mustamaija review`` at half its budget)."""
+    review_iters: int = 1500
+    """Playouts of a deal review's search at each decision: ``mustamaija review``'s budget, the ``expert`` level's."""
     max_body: int = 64 * 1024
     max_message: int = 8 * 1024
     ws_burst: int = 20
