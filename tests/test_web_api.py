@@ -488,6 +488,37 @@ def test_a_finished_deal_can_be_reviewed_and_the_review_is_kept() -> None:
         assert error(c.get(f"/api/tables/{tid}/deals/99/review"), 404, "not_found")
 
 
+def test_a_review_asked_without_waiting_says_how_far_it_is_until_it_is_made() -> None:
+    # A review at the strongest bot's budget takes up to half a minute: a page asks with wait=false and gets 202
+    # with the decisions judged so far, the review being made in the background, until it gets the review.
+    config = ServerConfig(bot_pace=0.0, deal_pause=0.0, http_burst=100000, review_iters=200)
+    with TestClient(create_app(config)) as c:
+        tid = c.post("/api/tables", json={"players": 3, "deals": 2, "sit": False, "seats": [
+            {"kind": "bot", "bot": "easy"}] * 3}).json()["table"]["id"]
+        deadline = time.monotonic() + 60
+        while not any(d["finished"] for d in c.get(f"/api/tables/{tid}/deals").json()["deals"]):
+            assert time.monotonic() < deadline, "no deal finished"
+            time.sleep(0.02)
+        actions = len(c.get(f"/api/tables/{tid}/deals/1/record").json()["actions"])
+        url = f"/api/tables/{tid}/deals/1/review?wait=false"
+        first = c.get(url)
+        assert first.status_code == 202 and first.json() == {"progress": {"done": 0, "total": 0}}  # Just started.
+        seen = []
+        while (r := c.get(url)).status_code == 202:
+            progress = r.json()["progress"]
+            seen.append(progress["done"])
+            assert progress["total"] in (0, actions) and 0 <= progress["done"] <= progress["total"]
+            assert time.monotonic() < deadline + 120, "the review never came"
+            time.sleep(0.05)
+        assert r.status_code == 200 and seen == sorted(seen) and any(seen), seen
+        review = r.json()["review"]
+        assert review["iters"] == 200 and len(review["decisions"]) == actions
+        assert c.get(f"/api/tables/{tid}/deals/1/review").json()["review"] == review  # The same review, kept.
+        assert c.get(url).json() == {"review": review}
+        assert error(c.get(f"/api/tables/{tid}/deals/1/review?wait=maybe"), 400, "bad_request")
+        assert error(c.get(f"/api/tables/{tid}/deals/99/review?wait=false"), 404, "not_found")
+
+
 def test_a_turn_clock_lets_a_bot_move_for_a_person_who_runs_out_of_time() -> None:
     # Issue 16: a visible turn clock for people, when the table has one, and the take-over countdown.
     config = ServerConfig(bot_pace=0.0, deal_pause=0.0, http_burst=100000)

@@ -530,14 +530,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return JSONResponse(row["record"], headers={
             "Content-Disposition": f'attachment; filename="{game}-{table_id}-{deal}.json"'})
 
-    @app.get("/api/tables/{table_id}/deals/{deal}/review", tags=["replays"])
-    async def deal_review(table_id: str, deal: DealNumber) -> dict[str, Any]:
+    @app.get("/api/tables/{table_id}/deals/{deal}/review", tags=["replays"], response_model=None)
+    async def deal_review(table_id: str, deal: DealNumber, wait: bool = True) -> dict[str, Any] | JSONResponse:
         """Return the review of a finished deal (``mustamaija review``): every decision judged from its seat's view.
 
-        Making one takes a while (a short search at each decision); it is kept once made.
+        Making one takes a while (a search at each decision); it is kept once made. With ``wait=false`` the
+        answer comes at once: the review if it is made, else ``202`` with ``{"progress": {"done", "total"}}``
+        (the decisions judged so far, of all), the review being made meanwhile; ask again for more.
         """
         row = _finished(table_id, deal)
-        return {"review": await manager.review(table_id, deal, row["record"])}
+        if wait:
+            return {"review": await manager.review(table_id, deal, row["record"])}
+        answer = manager.review_or_progress(table_id, deal, row["record"])
+        return answer if "review" in answer else JSONResponse(answer, status_code=202)
 
     @app.get("/api/tables/{table_id}/deals/{deal}/replay", tags=["replays"])
     async def deal_replay(table_id: str, deal: DealNumber) -> dict[str, Any]:

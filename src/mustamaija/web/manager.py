@@ -138,6 +138,7 @@ class TableManager:
         self.chats: dict[str, ChatRoom] = {}  # In memory only: chat leaves with its table.
         self._reviews: SharedWork[tuple[str, int], dict[str, Any]] = SharedWork(
             _KEEP_REVIEWS, _MAX_REVIEWS, f"the server is making {_MAX_REVIEWS} reviews already: ask again in a minute")
+        self._review_progress: dict[tuple[str, int], tuple[int, int]] = {}  # Decisions judged, of all, by review.
         self._spectators_seen = 0
         self._wake: dict[str, asyncio.Event] = {}
         self._drivers: dict[str, asyncio.Task[None]] = {}
@@ -511,9 +512,22 @@ class TableManager:
         and other tables' searches take their turns in between. Asking again while a review is being made
         waits for it; the last :data:`_KEEP_REVIEWS` reviews are kept.
         """
-        return await self._reviews.get((table_id, deal), lambda: self._make_review(table_id, record))
+        return await self._reviews.get((table_id, deal), lambda: self._make_review(table_id, deal, record))
 
-    async def _make_review(self, table_id: str, record_json: Any) -> dict[str, Any]:
+    def review_or_progress(self, table_id: str, deal: int, record: Any) -> dict[str, Any]:
+        """Return ``{"review": …}`` if the deal's review is made, else ``{"progress": {"done", "total"}}``.
+
+        A review not yet asked for is started in the background, so that a page can show how far it is and
+        ask again, rather than wait half a minute for one answer. A review that failed is told once.
+        """
+        key = (table_id, deal)
+        review = self._reviews.start(key, lambda: self._make_review(table_id, deal, record))
+        if review is not None:
+            return {"review": review}
+        done, total = self._review_progress.get(key, (0, 0))
+        return {"progress": {"done": done, "total": total}}
+
+    async def _make_review(self, table_id: str, deal: int, record_json: Any) -> dict[str, Any]:
         from mustamaija.search.review import assemble, decision_points
 
         table = self.get(table_id)
@@ -522,8 +536,14 @@ class TableManager:
         seats = range(record.players)
         points, end = decision_points(game, record, seats)
         iters = self.config.review_iters
-        decisions = [await self.runner.search(table_id, _review_point, game.name, view, action, index, iters)
-                     for index, view, action in points]
+        key = (table_id, deal)
+        decisions: list[Any] = []
+        try:
+            for index, view, action in points:
+                self._review_progress[key] = (len(decisions), len(points))
+                decisions.append(await self.runner.search(table_id, _review_point, game.name, view, action, index, iters))
+        finally:
+            self._review_progress.pop(key, None)
         out = assemble(game, record, end, decisions, seats, iters=iters, seed=0).to_json()
         out["names"] = record.seat_names()
         return out

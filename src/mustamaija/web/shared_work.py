@@ -15,6 +15,9 @@ client can queue unbounded work on the server.
 ...     return 42
 >>> asyncio.run(work.get("a", make)), asyncio.run(work.get("a", make)), len(made)
 (42, 42, 1)
+
+A client that cannot wait (a page that shows progress) uses :meth:`SharedWork.start` and asks again: the
+answer is then made in the background, and a failure is told to the next asker, once.
 """
 
 from __future__ import annotations
@@ -43,6 +46,53 @@ class SharedWork(Generic[K, V]):
         self.busy = busy
         self._done: OrderedDict[K, V] = OrderedDict()
         self._making: dict[K, asyncio.Future[V]] = {}
+        self._background: set[asyncio.Task[V]] = set()  # Held, or the loop could drop a running task.
+        self._failed: dict[K, BaseException] = {}  # A background failure, for the next asker.
+
+    def start(self, key: K, make: Callable[[], Awaitable[V]]) -> V | None:
+        """Return the answer for ``key`` if it is made; else have it made in the background and return ``None``.
+
+        A failure of a background making is raised to the next caller (once), so that polling ends. Too many
+        answers in the making already: ``rate_limited``, as for :meth:`get`.
+
+        >>> async def poll() -> list[int | None]:
+        ...     work: SharedWork[str, int] = SharedWork(keep=2, most=1, busy="busy")
+        ...     async def make() -> int:
+        ...         await asyncio.sleep(0)
+        ...         return 7
+        ...     first = work.start("k", make)
+        ...     while work.making("k"):
+        ...         await asyncio.sleep(0)
+        ...     return [first, work.start("k", make)]
+        >>> asyncio.run(poll())
+        [None, 7]
+        """
+        done = self._done.get(key)
+        if done is not None:
+            self._done.move_to_end(key)
+            return done
+        failed = self._failed.pop(key, None)
+        if failed is not None:
+            raise failed
+        if key in self._making:
+            return None
+        future = self._begin()
+        self._making[key] = future  # At once, so that the next caller sees it in the making.
+        task = asyncio.get_running_loop().create_task(self._make(key, future, make, True))
+        self._background.add(task)
+        task.add_done_callback(lambda t: self._settled(key, t))
+        return None
+
+    def making(self, key: K) -> bool:
+        """Return whether the answer for ``key`` is being made now."""
+        return key in self._making
+
+    def _settled(self, key: K, task: asyncio.Task[V]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self._failed[key] = task.exception()  # type: ignore[assignment]
+            while len(self._failed) > self.keep:
+                del self._failed[next(iter(self._failed))]
 
     async def get(self, key: K, make: Callable[[], Awaitable[V]], keep: bool = True) -> V:
         """Return the answer for ``key``: kept, being made (then wait for it), or made now by ``make()``.
@@ -57,9 +107,15 @@ class SharedWork(Generic[K, V]):
         making = self._making.get(key)
         if making is not None:
             return await asyncio.shield(making)
+        return await self._make(key, self._begin(), make, keep)
+
+    def _begin(self) -> asyncio.Future[V]:
+        """Return the future of a new answer, or refuse it as ``rate_limited`` when too many are being made."""
         if len(self._making) >= self.most:
             raise ApiError("rate_limited", self.busy)
-        future: asyncio.Future[V] = asyncio.get_running_loop().create_future()
+        return asyncio.get_running_loop().create_future()
+
+    async def _make(self, key: K, future: asyncio.Future[V], make: Callable[[], Awaitable[V]], keep: bool) -> V:
         self._making[key] = future
         try:
             result = await make()
@@ -70,6 +126,7 @@ class SharedWork(Generic[K, V]):
             raise
         finally:
             del self._making[key]
+        self._failed.pop(key, None)
         if keep:
             self._done[key] = result
             while len(self._done) > self.keep:

@@ -60,16 +60,31 @@ export function showReview(review) {
   box.hidden = false;
 }
 
-/** Add the "Review" button for a table's deal; it asks the server, which may take a little while. */
+/** How often the page asks how far a review being made is. */
+const POLL_MS = 1000;
+
+/**
+ * Add the "Review" button for a table's deal. The server judges every decision with the strongest bot's budget,
+ * which takes a while (seconds to half a minute): the page asks without waiting and shows how far it is.
+ */
 export function offerReview(api, tableId, deal) {
   const button = $("btn-review");
   button.hidden = false;
+  const path = `/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/review?wait=false`;
   button.addEventListener("click", async () => {
     button.disabled = true;
     button.textContent = "Reviewing…";
     try {
-      const { review } = await api(`/api/tables/${encodeURIComponent(tableId)}/deals/${deal}/review`);
-      showReview(review);
+      for (;;) {
+        const answer = await api(path);
+        if (answer.review) {
+          showReview(answer.review);
+          break;
+        }
+        const { done, total } = answer.progress;
+        if (total) button.textContent = `Reviewing… ${done} of ${total} decisions`;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
       button.textContent = "Reviewed";
     } catch (e) {
       button.disabled = false;
