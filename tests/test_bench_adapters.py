@@ -42,6 +42,9 @@ def _check_rates(a: dict[str, Any]) -> None:
     # An environment that does nothing runs the same loop faster than any game's.
     assert a["pettingzoo_floor_steps_per_s"] > a["pettingzoo_mask_only_steps_per_s"]
     assert a["pettingzoo_floor_overhead"] == pytest.approx(a["engine_steps_per_s"] / a["pettingzoo_floor_steps_per_s"] - 1)
+    # Making a new observation at each step is part of that floor for any environment whose observations are kept.
+    assert a["pettingzoo_floor_fresh_steps_per_s"] > 0 and a["pettingzoo_floor_fresh_overhead"] == pytest.approx(
+        a["engine_steps_per_s"] / a["pettingzoo_floor_fresh_steps_per_s"] - 1)
     # The vector environment's speedup is its learner steps/s over SyncVectorEnv's, for as many deals.
     assert a["vector_envs"] >= 1 and a["vector_steps_per_s"] > 0 and a["sync_vector_steps_per_s"] > 0
     assert a["vector_speedup"] == pytest.approx(a["vector_steps_per_s"] / a["sync_vector_steps_per_s"])

@@ -331,7 +331,9 @@ def _adapters(game: Game, args: argparse.Namespace, preset: str) -> tuple[dict[s
                f"{a['pettingzoo_steps_per_s']:,.0f} steps/s ({a['pettingzoo_overhead']:.1f}x overhead), "
                f"{a['pettingzoo_mask_only_steps_per_s']:,.0f} without observations "
                f"({a['pettingzoo_mask_only_overhead']:.1f}x overhead), {a['pettingzoo_floor_steps_per_s']:,.0f} for an "
-               f"environment that does nothing ({a['pettingzoo_floor_overhead']:.1f}x overhead); OpenSpiel "
+               f"environment that does nothing ({a['pettingzoo_floor_overhead']:.1f}x overhead), "
+               f"{a['pettingzoo_floor_fresh_steps_per_s']:,.0f} for one that makes a new observation each step "
+               f"({a['pettingzoo_floor_fresh_overhead']:.1f}x overhead); OpenSpiel "
                f"{a['openspiel_actions_per_s']:,.0f} actions/s ({a['openspiel_overhead']:.1f}x overhead)",
                f"vector env, {a['vector_envs']:.0f} deals against random bots: {a['vector_steps_per_s']:,.0f} learner "
                f"steps/s, {a['vector_speedup']:.2f}x SyncVectorEnv's {a['sync_vector_steps_per_s']:,.0f}"]

@@ -15,6 +15,10 @@ of CPU time (of this process, on one core) and counts the players' steps
   nothing (a constant observation and mask, deals of the game's length):
   what PettingZoo's protocol and the loop cost before any game is played,
   the least any PettingZoo environment written in Python could cost;
+- ``pettingzoo_floor_fresh``: the same with a new observation at every step,
+  made as cheaply as an encoder can (the vector's bytes joined from blocks of
+  a card plane's size, one read-only ``np.frombuffer``): the least an
+  environment costs that hands out observations a learner may keep;
 - ``openspiel``: ``state.legal_actions()`` and ``state.apply_action`` on the OpenSpiel game.
 
 The overhead of an adapter is its time per step over the engine's, minus one.
@@ -26,13 +30,14 @@ exactly the same deals; only the learner's steps count.
 
 >>> rates = adapter_rates(0.05, players=3)
 >>> sorted(rates)  # doctest: +NORMALIZE_WHITESPACE
-['engine_steps_per_s', 'openspiel_actions_per_s', 'openspiel_overhead', 'pettingzoo_floor_overhead',
- 'pettingzoo_floor_steps_per_s', 'pettingzoo_mask_only_overhead', 'pettingzoo_mask_only_steps_per_s',
+['engine_steps_per_s', 'openspiel_actions_per_s', 'openspiel_overhead', 'pettingzoo_floor_fresh_overhead',
+ 'pettingzoo_floor_fresh_steps_per_s', 'pettingzoo_floor_overhead', 'pettingzoo_floor_steps_per_s',
+ 'pettingzoo_mask_only_overhead', 'pettingzoo_mask_only_steps_per_s',
  'pettingzoo_overhead', 'pettingzoo_steps_per_s', 'sync_vector_steps_per_s', 'vector_envs', 'vector_speedup',
  'vector_steps_per_s']
 >>> rates["engine_steps_per_s"] > rates["pettingzoo_steps_per_s"] > 0 and rates["vector_steps_per_s"] > 0
 True
->>> rates["pettingzoo_floor_steps_per_s"] > rates["pettingzoo_steps_per_s"]
+>>> rates["pettingzoo_floor_steps_per_s"] > rates["pettingzoo_floor_fresh_steps_per_s"] > rates["pettingzoo_steps_per_s"]
 True
 """
 
@@ -113,7 +118,7 @@ def _aec_rate(seconds: float, env: Any, seed: int, observe: bool = True) -> floa
 
 
 def pettingzoo_floor_rate(seconds: float, players: int = 4, preset: str | None = None, seed: int = 0,
-                          game: str | Game = DEFAULT_GAME, steps_per_deal: int = 100) -> float:
+                          game: str | Game = DEFAULT_GAME, steps_per_deal: int = 100, fresh: bool = False) -> float:
     """Return steps per second of :func:`pettingzoo_rate`'s loop over a PettingZoo environment that does nothing.
 
     The environment hands out one constant read-only observation and mask of
@@ -121,7 +126,11 @@ def pettingzoo_floor_rate(seconds: float, players: int = 4, preset: str | None =
     ``steps_per_deal`` steps; its ``agent_iter`` is PettingZoo's own. What
     remains is PettingZoo's protocol (three calls a step) and the loop's
     choice from the mask: a floor under any PettingZoo environment written
-    in Python.
+    in Python. With ``fresh`` every ``last()`` makes a new read-only
+    observation instead, as cheaply as an encoder can: its bytes joined from
+    blocks of a 52-card plane's size, then one ``np.frombuffer`` (a learner
+    keeps observations, so an environment cannot hand out one buffer and
+    change it in place).
     """
     from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
@@ -134,6 +143,8 @@ def pettingzoo_floor_rate(seconds: float, players: int = 4, preset: str | None =
     mask[: min(4, spec.num_steps)] = 1
     mask.flags.writeable = False
     info = {"action_mask": mask}
+    size = 4 * spec.obs_size  # float32
+    blocks = [bytes(4 * 52)] * (size // (4 * 52)) + [bytes(size % (4 * 52))]
 
     class Idle(AECEnv):  # type: ignore[misc,unused-ignore]
         metadata: dict[str, Any] = {"render_modes": [], "is_parallelizable": False}  # noqa: RUF012
@@ -149,6 +160,8 @@ def pettingzoo_floor_rate(seconds: float, players: int = 4, preset: str | None =
             self.steps = 0
 
         def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+            if fresh:
+                return np.frombuffer(b"".join(blocks), np.float32), 0.0, False, False, info
             return observation, 0.0, False, False, info
 
         def step(self, action: int | None) -> None:
@@ -239,6 +252,7 @@ def adapter_rates(seconds: float = 3.0, players: int = 4, preset: str | None = N
     pz = pettingzoo_rate(seconds, players, preset, seed, game)
     bare = pettingzoo_rate(seconds, players, preset, seed, game, observe=False)
     floor = pettingzoo_floor_rate(seconds, players, preset, seed, game)
+    fresh = pettingzoo_floor_rate(seconds, players, preset, seed, game, fresh=True)
     osp = openspiel_rate(seconds, players, preset, seed, game)
     return {
         "engine_steps_per_s": engine,
@@ -248,6 +262,8 @@ def adapter_rates(seconds: float = 3.0, players: int = 4, preset: str | None = N
         "pettingzoo_mask_only_overhead": engine / bare - 1.0,
         "pettingzoo_floor_steps_per_s": floor,
         "pettingzoo_floor_overhead": engine / floor - 1.0,
+        "pettingzoo_floor_fresh_steps_per_s": fresh,
+        "pettingzoo_floor_fresh_overhead": engine / fresh - 1.0,
         "openspiel_actions_per_s": osp,
         "openspiel_overhead": engine / osp - 1.0,
         **vector_rates(seconds, num_envs, players, preset, seed, game),
