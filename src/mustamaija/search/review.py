@@ -110,7 +110,7 @@ __all__ = [
 DEFAULT_ITERS: Final = 1500
 """Playouts of the search that finds the best action at a decision: the budget of the ``expert`` level, the strongest
 fair bot at up to 1 s of CPU a decision (docs/strength.md), as a review should judge with the strongest bot. A
-3-player Mustamaija deal then reviews in about 8–12 s of a core, a 4-player Black Maria hand in about 6."""
+whole deal then reviews in about 6–12 s of a core (docs/play.md, "Game review")."""
 DEFAULT_WORLDS: Final = DEFAULT_ITERS // 2
 """Worlds in which the played and the best actions are played out side by side (by default, half of ``iters``)."""
 MARKS: Final = ("best", "inaccuracy", "mistake", "blunder", "forced")
