@@ -462,18 +462,24 @@ def test_spades_put_back_are_told_at_the_deal_and_at_the_lead() -> None:
         assert told >= 3, f"{turn}: no spade was turned in 200 deals"
 
 
+def _a_deal_of_bots_finished(c: TestClient, players: int) -> str:
+    """Create a table of easy bots and return its id once its first deal is finished."""
+    tid: str = c.post("/api/tables", json={"players": players, "deals": 2, "sit": False, "seats": [
+        {"kind": "bot", "bot": "easy"}] * players}).json()["table"]["id"]
+    deadline = time.monotonic() + 60
+    while not any(d["finished"] for d in c.get(f"/api/tables/{tid}/deals").json()["deals"]):
+        assert time.monotonic() < deadline, "no deal finished"
+        time.sleep(0.02)
+    return tid
+
+
 def test_a_finished_deal_can_be_reviewed_and_the_review_is_kept() -> None:
     # Issue 16: game review in the web replay viewer, from GET .../deals/N/review.
     from mustamaija.core.registry import get_game
 
     config = ServerConfig(bot_pace=0.0, deal_pause=0.0, http_burst=100000, review_iters=8)
     with TestClient(create_app(config)) as c:
-        tid = c.post("/api/tables", json={"players": 2, "deals": 2, "sit": False, "seats": [
-            {"kind": "bot", "bot": "easy"}] * 2}).json()["table"]["id"]
-        deadline = time.monotonic() + 60
-        while not any(d["finished"] for d in c.get(f"/api/tables/{tid}/deals").json()["deals"]):
-            assert time.monotonic() < deadline, "no deal finished"
-            time.sleep(0.02)
+        tid = _a_deal_of_bots_finished(c, 2)
         record = c.get(f"/api/tables/{tid}/deals/1/record").json()
         review = c.get(f"/api/tables/{tid}/deals/1/review").json()["review"]
         game = get_game("mustamaija")
@@ -493,12 +499,8 @@ def test_a_review_asked_without_waiting_says_how_far_it_is_until_it_is_made() ->
     # with the decisions judged so far, the review being made in the background, until it gets the review.
     config = ServerConfig(bot_pace=0.0, deal_pause=0.0, http_burst=100000, review_iters=200)
     with TestClient(create_app(config)) as c:
-        tid = c.post("/api/tables", json={"players": 3, "deals": 2, "sit": False, "seats": [
-            {"kind": "bot", "bot": "easy"}] * 3}).json()["table"]["id"]
+        tid = _a_deal_of_bots_finished(c, 3)
         deadline = time.monotonic() + 60
-        while not any(d["finished"] for d in c.get(f"/api/tables/{tid}/deals").json()["deals"]):
-            assert time.monotonic() < deadline, "no deal finished"
-            time.sleep(0.02)
         actions = len(c.get(f"/api/tables/{tid}/deals/1/record").json()["actions"])
         url = f"/api/tables/{tid}/deals/1/review?wait=false"
         first = c.get(url)
