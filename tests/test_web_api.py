@@ -521,6 +521,31 @@ def test_a_review_asked_without_waiting_says_how_far_it_is_until_it_is_made() ->
         assert error(c.get(f"/api/tables/{tid}/deals/99/review?wait=false"), 404, "not_found")
 
 
+def test_a_review_is_kept_in_the_database_and_given_after_a_restart(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # A review costs seconds of search at every decision: once made it is stored, so a restarted server (or
+    # another server of a cluster) gives it without searching again; a server with another budget makes its own.
+    import mustamaija.web.manager as manager_module
+
+    db = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    config = ServerConfig(db_url=db, bot_pace=0.0, deal_pause=0.0, http_burst=100000, review_iters=8)
+    with TestClient(create_app(config)) as c:
+        tid = _a_deal_of_bots_finished(c, 2)
+        review = c.get(f"/api/tables/{tid}/deals/1/review").json()["review"]
+
+    def no_search(*_args: object) -> None:
+        raise AssertionError("the stored review was made again")
+
+    monkeypatch.setattr(manager_module, "_review_point", no_search)
+    with TestClient(create_app(config)) as c:  # A new server on the same database.
+        assert c.get(f"/api/tables/{tid}/deals/1/review?wait=false").json() == {"review": review}
+        assert c.get(f"/api/tables/{tid}/deals/1/review").json() == {"review": review}
+    monkeypatch.undo()
+    with TestClient(create_app(ServerConfig(**{**config.__dict__, "review_iters": 12}))) as c:
+        again = c.get(f"/api/tables/{tid}/deals/1/review").json()["review"]
+        assert again["iters"] == 12 and len(again["decisions"]) == len(review["decisions"])
+
+
 def test_a_turn_clock_lets_a_bot_move_for_a_person_who_runs_out_of_time() -> None:
     # Issue 16: a visible turn clock for people, when the table has one, and the take-over countdown.
     config = ServerConfig(bot_pace=0.0, deal_pause=0.0, http_burst=100000)

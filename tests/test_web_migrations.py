@@ -141,8 +141,8 @@ def test_games_stored_before_ratings_upgrade_through_0004_and_new_deals_are_rate
         engine.dispose()
     assert _head_of(db_url) == "0003"
 
-    with TestClient(create_app(config)) as c:  # Through 0004: every game as it was, and ratings from now on.
-        assert _head_of(db_url) == HEAD == "0004"
+    with TestClient(create_app(config)) as c:  # Through 0004 (and on): every game as it was, and ratings from now on.
+        assert _head_of(db_url) == HEAD == "0005"
         assert c.get(f"/api/tables/{over}/deals").json() == before_deals
         assert c.get(f"/api/tables/{over}/deals/1/record").json() == record
         after_live = c.get(f"/api/tables/{live}/state", headers={"Authorization": f"Bearer {token}"}).json()

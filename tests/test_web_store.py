@@ -79,6 +79,22 @@ def _action_rows(db_url: str, tid: str) -> list[tuple[int, int]]:
         engine.dispose()
 
 
+def test_a_review_is_stored_by_deal_and_budget(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        tid = "t" + secrets.token_hex(6)  # Unique, so that a shared PostgreSQL database can be reused.
+        assert store.review(tid, 1, 1500) is None
+        first = {"review": 1, "iters": 1500, "decisions": [{"mark": "best", "played_words": "lead 9♥ ✓"}]}
+        store.save_review(tid, 1, 1500, first)
+        assert store.review(tid, 1, 1500) == first
+        assert store.review(tid, 1, 200) is None and store.review(tid, 2, 1500) is None  # Another budget, deal.
+        second = {**first, "iters": 200}
+        store.save_review(tid, 1, 200, second)  # In place of the first: one review a deal.
+        assert store.review(tid, 1, 200) == second and store.review(tid, 1, 1500) is None
+    finally:
+        store.close()
+
+
 def test_a_deal_in_play_appends_its_actions_and_reads_back_whole(db_url: str) -> None:
     store = Store(db_url)
     try:

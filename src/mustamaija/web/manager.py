@@ -521,7 +521,9 @@ class TableManager:
         ask again, rather than wait half a minute for one answer. A review that failed is told once.
         """
         key = (table_id, deal)
-        review = self._reviews.start(key, lambda: self._make_review(table_id, deal, record))
+        review = self.store.review(table_id, deal, self.config.review_iters)  # Made before, here or elsewhere.
+        if review is None:
+            review = self._reviews.start(key, lambda: self._make_review(table_id, deal, record))
         if review is not None:
             return {"review": review}
         done, total = self._review_progress.get(key, (0, 0))
@@ -530,12 +532,15 @@ class TableManager:
     async def _make_review(self, table_id: str, deal: int, record_json: Any) -> dict[str, Any]:
         from mustamaija.search.review import assemble, decision_points
 
+        iters = self.config.review_iters
+        stored = self.store.review(table_id, deal, iters)  # Made before: by this server, or another of a cluster.
+        if stored is not None:
+            return stored
         table = self.get(table_id)
         game = table.game
         record = deal_of(game, record_json)
         seats = range(record.players)
         points, end = decision_points(game, record, seats)
-        iters = self.config.review_iters
         key = (table_id, deal)
         decisions: list[Any] = []
         try:
@@ -546,6 +551,7 @@ class TableManager:
             self._review_progress.pop(key, None)
         out = assemble(game, record, end, decisions, seats, iters=iters, seed=0).to_json()
         out["names"] = record.seat_names()
+        self.store.save_review(table_id, deal, iters, out)
         return out
 
     async def hint(self, table_id: str, seat: int | None) -> dict[str, Any]:

@@ -155,10 +155,19 @@ RATED_DEALS = sa.Table(
     sa.Column("changes", sa.Text, nullable=False),  # Each rated seat's identity and rating before and after.
 )
 
+REVIEWS = sa.Table(
+    "mm_reviews", _meta,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("deal_no", sa.Integer, primary_key=True),
+    sa.Column("iters", sa.Integer, nullable=False),  # The budget it was made with: another budget makes it again.
+    sa.Column("review", sa.Text, nullable=False),  # The review's JSON, as GET …/deals/{n}/review gives it.
+    sa.Column("made", sa.Float, nullable=False),
+)
+
 sa.Index("ix_mm_tables_status", TABLES.c.status)
 sa.Index("ix_mm_ratings_game_rating", RATINGS.c.game, RATINGS.c.rating)
 
-HEAD: Final = "0004"
+HEAD: Final = "0005"
 """The newest revision of the schema."""
 
 
@@ -503,6 +512,30 @@ class Store:
         out = dict(row)
         out["changes"] = loads(out["changes"])
         return out
+
+    # -- deal reviews (docs/web.md, "Replays") ----------------------------------------------------
+
+    def review(self, table_id: str, deal_no: int, iters: int) -> dict[str, Any] | None:
+        """Return the stored review of a deal made with ``iters`` playouts a decision, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(REVIEWS.c.review).where(
+                REVIEWS.c.table_id == table_id, REVIEWS.c.deal_no == deal_no, REVIEWS.c.iters == iters)).first()
+        return None if row is None else dict(loads(row[0]))
+
+    def save_review(self, table_id: str, deal_no: int, iters: int, review: Mapping[str, Any]) -> None:
+        """Keep a deal's review (made with ``iters`` playouts a decision) in place of any it had.
+
+        Reviews cost seconds of search and never change, so every server of a cluster, and a server after
+        a restart, gives the one made. Two servers that made the same review at once keep either.
+        """
+        key = (REVIEWS.c.table_id == table_id) & (REVIEWS.c.deal_no == deal_no)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(REVIEWS.delete().where(key))
+                conn.execute(REVIEWS.insert().values(table_id=table_id, deal_no=deal_no, iters=iters,
+                                                     review=dumps(review), made=time.time()))
+        except sa.exc.IntegrityError:  # Another server stored it between the two statements.
+            pass
 
 
 def _whole(conn: Connection, table_id: str, row: sa.RowMapping) -> dict[str, Any]:
