@@ -510,7 +510,7 @@ class TableManager:
 
         The decisions are judged one at a time in the search pool, so a review never holds a worker for long
         and other tables' searches take their turns in between. Asking again while a review is being made
-        waits for it; the last :data:`_KEEP_REVIEWS` reviews are kept.
+        waits for it. A review made is stored with the deal (and the last :data:`_KEEP_REVIEWS` kept in memory).
         """
         return await self._reviews.get((table_id, deal), lambda: self._make_review(table_id, deal, record))
 
