@@ -46,7 +46,7 @@ class SharedWork(Generic[K, V]):
         self.busy = busy
         self._done: OrderedDict[K, V] = OrderedDict()
         self._making: dict[K, asyncio.Future[V]] = {}
-        self._background: set[asyncio.Task[V]] = set()  # Held, or the loop could drop a running task.
+        self._background: set[asyncio.Task[None]] = set()  # Held, or the loop could drop a running task.
         self._failed: dict[K, BaseException] = {}  # A background failure, for the next asker.
 
     def start(self, key: K, make: Callable[[], Awaitable[V]]) -> V | None:
@@ -78,19 +78,20 @@ class SharedWork(Generic[K, V]):
             return None
         future = self._begin()
         self._making[key] = future  # At once, so that the next caller sees it in the making.
-        task = asyncio.get_running_loop().create_task(self._make(key, future, make, True))
+        task = asyncio.get_running_loop().create_task(self._make_in_background(key, future, make))
         self._background.add(task)
-        task.add_done_callback(lambda t: self._settled(key, t))
+        task.add_done_callback(self._background.discard)
         return None
 
     def making(self, key: K) -> bool:
         """Return whether the answer for ``key`` is being made now."""
         return key in self._making
 
-    def _settled(self, key: K, task: asyncio.Task[V]) -> None:
-        self._background.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            self._failed[key] = task.exception()  # type: ignore[assignment]
+    async def _make_in_background(self, key: K, future: asyncio.Future[V], make: Callable[[], Awaitable[V]]) -> None:
+        try:
+            await self._make(key, future, make, True)
+        except Exception as e:  # Noted as the answer leaves the making, with no await between: no asker misses it.
+            self._failed[key] = e
             while len(self._failed) > self.keep:
                 del self._failed[next(iter(self._failed))]
 
