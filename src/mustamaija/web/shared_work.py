@@ -67,9 +67,8 @@ class SharedWork(Generic[K, V]):
         >>> asyncio.run(poll())
         [None, 7]
         """
-        done = self._done.get(key)
+        done = self._kept(key)
         if done is not None:
-            self._done.move_to_end(key)
             return done
         failed = self._failed.pop(key, None)
         if failed is not None:
@@ -82,6 +81,13 @@ class SharedWork(Generic[K, V]):
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         return None
+
+    def _kept(self, key: K) -> V | None:
+        """Return the kept answer for ``key`` (now the most recently asked), or None."""
+        done = self._done.get(key)
+        if done is not None:
+            self._done.move_to_end(key)
+        return done
 
     def making(self, key: K) -> bool:
         """Return whether the answer for ``key`` is being made now."""
@@ -101,9 +107,8 @@ class SharedWork(Generic[K, V]):
         ``keep=False`` does not keep the answer (a key too large to hold, say). An error of ``make`` reaches
         every asker waiting for it and is not kept.
         """
-        done = self._done.get(key)
+        done = self._kept(key)
         if done is not None:
-            self._done.move_to_end(key)
             return done
         making = self._making.get(key)
         if making is not None:
