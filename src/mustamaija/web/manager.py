@@ -35,7 +35,7 @@ from mustamaija.web.relay import Relay
 from mustamaija.web.shared_work import SharedWork
 from mustamaija.web.store import FlushError, Store
 
-__all__ = ["Message", "Outbox", "Subscriber", "TableManager"]
+__all__ = ["Message", "Outbox", "Subscriber", "TableManager", "hint_json"]
 
 log = logging.getLogger("mustamaija.web")
 
@@ -112,17 +112,17 @@ def _review_point(game_name: str, view: Any, action: Any, index: int, iters: int
     return review_decision(get_game(game_name), view, action, index=index, iters=iters, seed=0)
 
 
-def _hint_json(game_name: str, view: Any, cap: float) -> dict[str, Any]:
+def hint_json(game_name: str, view: Any, cap: float, you: bool = True) -> dict[str, Any]:
     """Return the tables' hint (:func:`~mustamaija.search.hints.table_hint`) for the view's seat, as JSON.
 
     It runs in a worker process (it is given the game's name and the seat's view, which pickle). ``cap`` is the
-    wall-clock safety net in seconds.
+    wall-clock safety net in seconds. With ``you`` (a table's seat) it is worded for the seat's player: "you",
+    and moves as a player says them; without (the position editor), for an onlooker.
     """
     from mustamaija.core.registry import get_game
     from mustamaija.search.hints import table_hint
 
-    # Worded for the seat's player: "you", and moves as a player says them.
-    result: dict[str, Any] = table_hint(get_game(game_name), view, cap=cap).to_json()
+    result: dict[str, Any] = table_hint(get_game(game_name), view, cap=cap, you=you).to_json()
     return result
 
 
@@ -573,7 +573,7 @@ class TableManager:
             raise ApiError("rate_limited", f"the server is computing {_MAX_HINTS} hints already: ask again in a moment")
         self._hints += 1
         try:
-            result: dict[str, Any] = await self.runner.search(table.id, _hint_json, table.game.name, state.view(seat),
+            result: dict[str, Any] = await self.runner.search(table.id, hint_json, table.game.name, state.view(seat),
                                                               self.config.hint_seconds)
         except MustamaijaError as e:  # The search cannot judge this position: say so, as any refusal.
             raise ApiError("not_playing", f"no hint for this position: {e}") from None

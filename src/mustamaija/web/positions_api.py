@@ -35,7 +35,7 @@ from mustamaija.search.time_limit import OutOfTime, time_limit
 from mustamaija.web.errors import ApiError
 from mustamaija.web.limits import TokenBucket
 from mustamaija.web.live import table_game
-from mustamaija.web.manager import TableManager
+from mustamaija.web.manager import TableManager, hint_json
 
 __all__ = [
     "MAX_TEXT",
@@ -309,15 +309,6 @@ def solve_json(game_name: str, doc: dict[str, Any], seconds: float) -> dict[str,
             "outcome": game.outcome_text(t) if t.is_over else None}
 
 
-def hint_json(game_name: str, view: Any, cap: float) -> dict[str, Any]:
-    """Return the tables' hint for the view's seat, with ``cap`` seconds as its safety net, as JSON (in a worker process)."""
-    from mustamaija.core.registry import get_game
-    from mustamaija.search.hints import table_hint
-
-    result: dict[str, Any] = table_hint(get_game(game_name), view, cap=cap, you=False).to_json()
-    return result
-
-
 # -- the routes --------------------------------------------------------------------------------------
 
 
@@ -398,7 +389,7 @@ def register_positions(app: FastAPI, manager: TableManager,
         costly(request)
         view = state.view(state.to_act)  # The seat's view is the same whatever the seed orders of what it cannot see.
         try:
-            result = await in_pool(hint_json, game.name, view, manager.config.hint_seconds)
+            result = await in_pool(hint_json, game.name, view, manager.config.hint_seconds, False)  # For an onlooker.
         except MustamaijaError as e:
             raise ApiError("not_playing", f"no hint for this position: {e}") from None
         return {**checked, "hint": result}
