@@ -144,7 +144,7 @@ export function createLayout(ctx) {
       fitted = box;
       const watch = new ResizeObserver(() => fitSeats(box));
       watch.observe(box);
-      const middle = box.parentElement?.querySelector(".center");
+      const middle = middleOf(box);
       if (middle) watch.observe(middle);
     }
   }
@@ -152,38 +152,42 @@ export function createLayout(ctx) {
   /**
    * Move every seat of the ring inside the felt. A seat's centre lies on an ellipse, and a tall seat (badges,
    * penalty cards) on a short screen would reach past the felt's edge, under the top bar or over the hand.
-   * Seats laid out in a grid (phones) or hidden are left alone.
+   * Seats laid out in a grid (phones) or hidden are left alone, by this and by clearMiddle.
    */
   function fitSeats(box) {
     const w = box.clientWidth, h = box.clientHeight;
-    for (const d of box.children) {
-      if (!d.offsetHeight || getComputedStyle(d).position !== "absolute") continue;
+    const ring = [...box.children].filter((d) => d.offsetHeight && getComputedStyle(d).position === "absolute");
+    for (const d of ring) {
       const halfW = d.offsetWidth / 2 + FELT_MARGIN, halfH = d.offsetHeight / 2 + FELT_MARGIN;
       d.style.left = `${Math.max(halfW, Math.min(w - halfW, (Number(d.dataset.x) * w) / 100))}px`;
       d.style.top = `${Math.max(halfH, Math.min(h - halfH, (Number(d.dataset.y) * h) / 100))}px`;
     }
-    clearMiddle(box);
+    clearMiddle(box, ring);
   }
 
   /**
    * Move the middle of the felt (the markers, the trick, the status) down below the seats across the table
    * when they reach into it, as far as the felt's bottom edge allows: on a short screen a seat with badges
-   * and penalty cards lay over the hearts marker.
+   * and penalty cards lay over the hearts marker. `ring`: the seats fitSeats placed.
    */
-  function clearMiddle(box) {
-    const middle = box.parentElement?.querySelector(".center");
+  function clearMiddle(box, ring) {
+    const middle = middleOf(box);
     if (!middle || getComputedStyle(middle).position !== "absolute") return;
     middle.style.top = "";
     const frame = box.getBoundingClientRect(), mid = middle.getBoundingClientRect();
     let lowest = mid.top;
-    for (const d of box.children) {
-      if (!d.offsetHeight || getComputedStyle(d).position !== "absolute") continue;
+    for (const d of ring) {
       const r = d.getBoundingClientRect();
       const across = r.top + r.height / 2 < mid.top && r.right > mid.left && r.left < mid.right;
       if (across && r.bottom > mid.top) lowest = Math.max(lowest, r.bottom + FELT_MARGIN);
     }
     const shift = Math.min(lowest - mid.top, frame.bottom - FELT_MARGIN - mid.bottom);
     if (shift > 0) middle.style.top = `${mid.top + mid.height / 2 + shift - frame.top}px`;
+  }
+
+  /** Return the middle of the felt the seats' box lies on (the markers, the trick, the status), if any. */
+  function middleOf(box) {
+    return box.parentElement?.querySelector(".center");
   }
 
   function renderBoard(board) {
