@@ -28,6 +28,8 @@ GC_THRESHOLDS: Final = (10_000, 20, 100)
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the subcommand."""
+    from mustamaija.search.review import DEFAULT_ITERS
+
     p = sub.add_parser("serve", help="start the web app: tables in the browser with friends and bots",
                        description="Start the web app and print its URL. Games are kept in a database "
                                    "(SQLite by default) and continue after a restart.")
@@ -48,8 +50,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--hint-seconds", type=float, default=2.0, metavar="SECONDS",
                    help="the most wall-clock time a hint may take, a safety net: a hint is a fixed number of "
                    "playouts, under a second of a core (default 2)")
-    p.add_argument("--review-iters", type=int, default=1500, metavar="N",
-                   help="playouts of a deal review's search at each decision (default 1500, the expert level's)")
+    p.add_argument("--review-iters", type=int, default=DEFAULT_ITERS, metavar="N",
+                   help=f"playouts of a deal review's search at each decision (default {DEFAULT_ITERS}, the expert "
+                   "level's, as mustamaija review's)")
     p.add_argument("--open-browser", dest="open_browser", action="store_true", default=False,
                    help="open the lobby in a web browser")
     p.add_argument("--no-browser", dest="open_browser", action="store_false", help="do not open a browser (the default)")

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import platformdirs
 
+from mustamaija.search.review import DEFAULT_ITERS as DEFAULT_REVIEW_ITERS
+
 __all__ = ["ServerConfig", "data_dir", "default_db_url"]
 
 
@@ -51,7 +53,7 @@ class ServerConfig:
     hint_seconds: float = 2.0
     """The most wall-clock time a hint may take: a safety net only, as a hint is a number of playouts
     (:data:`~mustamaija.search.hints.TABLE_PLAYOUTS`), about 0.1–0.7 s of a core."""
-    review_iters: int = 1500
+    review_iters: int = DEFAULT_REVIEW_ITERS
     """Playouts of a deal review's search at each decision: ``mustamaija review``'s budget, the ``expert`` level's."""
     max_body: int = 64 * 1024
     max_message: int = 8 * 1024
