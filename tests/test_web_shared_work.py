@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 
@@ -80,3 +81,34 @@ def test_too_many_answers_in_the_making_are_refused_whether_waited_for_or_polled
         gate.set()
 
     asyncio.run(run())
+
+
+def test_an_answer_kept_elsewhere_is_looked_up_after_the_kept_ones_and_kept_here_then() -> None:
+    async def run() -> tuple[list[int | None], list[str], int]:
+        work: SharedWork[str, int] = SharedWork(keep=4, most=2, busy="busy")
+        looked: list[str] = []
+        made = []
+        gate = asyncio.Event()
+
+        def found(key: str, answer: int | None) -> Callable[[], int | None]:
+            def look() -> int | None:
+                looked.append(key)
+                return answer
+            return look
+
+        async def make() -> int:
+            made.append(1)
+            await gate.wait()
+            return 9
+
+        answers: list[int | None] = [await work.get("a", make, found=found("a", 5))]  # Found elsewhere: not made.
+        answers.append(await work.get("a", make, found=found("a", 6)))  # Kept here now: not looked up again.
+        answers.append(work.start("b", make, found=found("b", None)))  # Not found: made in the background.
+        answers.append(work.start("b", make, found=found("b", 8)))  # In the making here: not looked up.
+        gate.set()
+        while work.making("b"):
+            await asyncio.sleep(0)
+        answers.append(work.start("b", make, found=found("b", 8)))  # Made here: kept, not looked up.
+        return answers, looked, len(made)
+
+    assert asyncio.run(run()) == ([5, 5, None, None, 9], ["a", "b"], 1)

@@ -512,10 +512,8 @@ class TableManager:
         and other tables' searches take their turns in between. Asking again while a review is being made
         waits for it. A review made is stored with the deal (and the last :data:`_KEEP_REVIEWS` kept in memory).
         """
-        stored = self.store.review(table_id, deal, self.config.review_iters)  # Made before, here or elsewhere.
-        if stored is not None:
-            return stored
-        return await self._reviews.get((table_id, deal), lambda: self._make_review(table_id, deal, record))
+        return await self._reviews.get((table_id, deal), lambda: self._make_review(table_id, deal, record),
+                                       found=lambda: self._stored_review(table_id, deal))
 
     def review_or_progress(self, table_id: str, deal: int, record: Any) -> dict[str, Any]:
         """Return ``{"review": …}`` if the deal's review is made, else ``{"progress": {"done", "total"}}``.
@@ -524,15 +522,16 @@ class TableManager:
         ask again, rather than wait half a minute for one answer. A review that failed is told once.
         """
         key = (table_id, deal)
-        if not self._reviews.making(key):  # A page polling one in the making here does not ask the database.
-            stored = self.store.review(table_id, deal, self.config.review_iters)  # Made before, here or elsewhere.
-            if stored is not None:
-                return {"review": stored}
-        review = self._reviews.start(key, lambda: self._make_review(table_id, deal, record))
+        review = self._reviews.start(key, lambda: self._make_review(table_id, deal, record),
+                                     found=lambda: self._stored_review(table_id, deal))
         if review is not None:
             return {"review": review}
         done, total = self._review_progress.get(key, (0, 0))
         return {"progress": {"done": done, "total": total}}
+
+    def _stored_review(self, table_id: str, deal: int) -> dict[str, Any] | None:
+        """Return the deal's review made before with this server's budget, here before a restart or by another server."""
+        return self.store.review(table_id, deal, self.config.review_iters)
 
     async def _make_review(self, table_id: str, deal: int, record_json: Any) -> dict[str, Any]:
         """Judge every decision of a deal in the search pool, and store the review (the callers asked the store first)."""

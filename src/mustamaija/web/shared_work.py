@@ -17,7 +17,9 @@ client can queue unbounded work on the server.
 (42, 42, 1)
 
 A client that cannot wait (a page that shows progress) uses :meth:`SharedWork.start` and asks again: the
-answer is then made in the background, and a failure is told to the next asker, once.
+answer is then made in the background, and a failure is told to the next asker, once. An answer that may
+have been made and kept elsewhere (a database that outlives the process) is looked up by ``found``, after
+the answers kept here and before making it, and is then kept here too.
 """
 
 from __future__ import annotations
@@ -49,11 +51,12 @@ class SharedWork(Generic[K, V]):
         self._background: set[asyncio.Task[None]] = set()  # Held, or the loop could drop a running task.
         self._failed: dict[K, BaseException] = {}  # A background failure, for the next asker.
 
-    def start(self, key: K, make: Callable[[], Awaitable[V]]) -> V | None:
+    def start(self, key: K, make: Callable[[], Awaitable[V]], found: Callable[[], V | None] | None = None) -> V | None:
         """Return the answer for ``key`` if it is made; else have it made in the background and return ``None``.
 
         A failure of a background making is raised to the next caller (once), so that polling ends. Too many
-        answers in the making already: ``rate_limited``, as for :meth:`get`.
+        answers in the making already: ``rate_limited``, as for :meth:`get`. ``found`` looks the answer up
+        where it may have been kept elsewhere (not while it is being made here).
 
         >>> async def poll() -> list[int | None]:
         ...     work: SharedWork[str, int] = SharedWork(keep=2, most=1, busy="busy")
@@ -68,6 +71,8 @@ class SharedWork(Generic[K, V]):
         [None, 7]
         """
         done = self._kept(key)
+        if done is None and key not in self._making:
+            done = self._found(key, found)
         if done is not None:
             return done
         failed = self._failed.pop(key, None)
@@ -89,6 +94,19 @@ class SharedWork(Generic[K, V]):
             self._done.move_to_end(key)
         return done
 
+    def _found(self, key: K, found: Callable[[], V | None] | None) -> V | None:
+        """Return the answer ``found()`` looks up elsewhere, kept here from now on, or None."""
+        done = found() if found is not None else None
+        if done is not None:
+            self._keep(key, done)
+        return done
+
+    def _keep(self, key: K, answer: V) -> None:
+        """Keep ``answer`` as the most recently asked, forgetting the least recently asked beyond :attr:`keep`."""
+        self._done[key] = answer
+        while len(self._done) > self.keep:
+            self._done.popitem(last=False)
+
     def making(self, key: K) -> bool:
         """Return whether the answer for ``key`` is being made now."""
         return key in self._making
@@ -101,8 +119,9 @@ class SharedWork(Generic[K, V]):
             while len(self._failed) > self.keep:
                 del self._failed[next(iter(self._failed))]
 
-    async def get(self, key: K, make: Callable[[], Awaitable[V]], keep: bool = True) -> V:
-        """Return the answer for ``key``: kept, being made (then wait for it), or made now by ``make()``.
+    async def get(self, key: K, make: Callable[[], Awaitable[V]], keep: bool = True,
+                  found: Callable[[], V | None] | None = None) -> V:
+        """Return the answer for ``key``: kept, being made (then wait for it), ``found()`` elsewhere, or made now by ``make()``.
 
         ``keep=False`` does not keep the answer (a key too large to hold, say). An error of ``make`` reaches
         every asker waiting for it and is not kept.
@@ -113,6 +132,9 @@ class SharedWork(Generic[K, V]):
         making = self._making.get(key)
         if making is not None:
             return await asyncio.shield(making)
+        done = self._found(key, found)
+        if done is not None:
+            return done
         return await self._make(key, self._begin(), make, keep)
 
     def _begin(self) -> asyncio.Future[V]:
@@ -134,7 +156,5 @@ class SharedWork(Generic[K, V]):
             del self._making[key]
         self._failed.pop(key, None)
         if keep:
-            self._done[key] = result
-            while len(self._done) > self.keep:
-                self._done.popitem(last=False)
+            self._keep(key, result)
         return result
