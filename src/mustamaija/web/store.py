@@ -528,14 +528,10 @@ class Store:
         Reviews cost seconds of search and never change, so every server of a cluster, and a server after
         a restart, gives the one made. Two servers that made the same review at once keep either.
         """
-        key = (REVIEWS.c.table_id == table_id) & (REVIEWS.c.deal_no == deal_no)
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(REVIEWS.delete().where(key))
-                conn.execute(REVIEWS.insert().values(table_id=table_id, deal_no=deal_no, iters=iters,
-                                                     review=dumps(review), made=time.time()))
-        except sa.exc.IntegrityError:  # Another server stored it between the two statements.
-            pass
+        with self.engine.begin() as conn:
+            _upsert(conn, REVIEWS, ("table_id", "deal_no"), ("iters", "review", "made"),
+                    [{"table_id": table_id, "deal_no": deal_no, "iters": iters, "review": dumps(review),
+                      "made": time.time()}])
 
 
 def _whole(conn: Connection, table_id: str, row: sa.RowMapping) -> dict[str, Any]:
