@@ -62,7 +62,7 @@ def _missing(reason: str) -> None:
 
 
 try:
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
     HAVE_PLAYWRIGHT = True
 except ImportError:  # pragma: no cover - depends on the environment
@@ -137,6 +137,49 @@ def _watch_errors(page: Page, errors: list[str]) -> None:
     page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
 
 
+_SEEN_POINT = """(el) => {
+    // The middle of the first run of the card's pixels, left to right, that the card itself would receive.
+    const r = el.getBoundingClientRect();
+    for (const fy of [0.45, 0.3, 0.6]) {
+        const y = r.top + fy * r.height;
+        let first = null, last = null;
+        for (let x = r.left + 1; x < r.right; x += 2) {
+            const hit = document.elementFromPoint(x, y);
+            if (hit && el.contains(hit)) {
+                if (first === null) first = x;
+                last = x;
+            } else if (first !== null) {
+                break;
+            }
+        }
+        if (first !== null) return {x: (first + last) / 2, y};
+    }
+    return null;
+}"""
+
+
+def _tap(card: Locator) -> None:
+    """Click a card where it shows, as a person taps it.
+
+    The cards of a long hand overlap (a phone's narrow hand most of all), each
+    covered but for its left edge by the next one, so a click at a card's
+    middle, Playwright's default, lands on its neighbour. The fan turns the
+    cards, so the point is found in the window's pixels. A card under the
+    pointer rises to the front, so the point is found again once it has.
+    Playwright's click at a position within the card, tried first, landed
+    beside the turned cards of a fan.
+    """
+    card.scroll_into_view_if_needed()
+    # As Playwright's own click waits for a card to stand still: a card being dealt or lifted is let land first.
+    card.evaluate("""(el) => Promise.all(el.getAnimations({subtree: true})
+        .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)))""")
+    for _ in range(2):
+        point = card.evaluate(_SEEN_POINT)
+        assert point is not None, "the card shows no point to click"
+        card.page.mouse.move(point["x"], point["y"])
+    card.page.mouse.click(point["x"], point["y"])
+
+
 def _state(page: Page) -> dict[str, Any]:
     """Return what the page holds: its seat's state and the table's metadata."""
     snap: dict[str, Any] = page.evaluate(
@@ -163,7 +206,7 @@ def _lead(page: Page, by_keyboard: bool) -> list[str]:
     else:
         # By the card's name: the hand may be drawn again between the two calls (a card arriving from the
         # talon), and `.first` would then click whatever card is first by then.
-        chosen.click()
+        _tap(chosen)
     assert chosen.get_attribute("aria-pressed") == "true"
     led = [card]
     if not by_keyboard:
@@ -171,7 +214,7 @@ def _lead(page: Page, by_keyboard: bool) -> list[str]:
         for other in page.locator("#hand button.card.playable").all():
             c = other.get_attribute("data-card")
             if c and c != card and c[1] == card[1] and "playable" in (other.get_attribute("class") or ""):
-                other.click()
+                _tap(other)
                 led.append(c)
                 if len(led) >= 2:
                     break
@@ -207,7 +250,7 @@ def _defend(page: Page) -> None:
         playable = page.locator("#hand button.card.playable:not(.selected):not(.used)")
         if playable.count() == 0:
             break
-        playable.first.click()
+        _tap(playable.first)
         target = page.locator("#battle .fight.target")
         # A card that can beat several led cards waits for the led card to be chosen.
         if page.locator("#hand button.card.selected").count() and page.evaluate("window.mustamaija.choice.pickBeater") and target.count():
@@ -499,7 +542,7 @@ def test_an_action_whose_answer_is_lost_with_the_connection_does_not_hang_the_pa
         s.act = (v, a) => { const id = act(v, a); s.dropForTest(); s.act = act; return id; };
     }""")
     for card in page.locator("#hand button.card").all()[:3]:
-        card.click()
+        _tap(card)
     page.click("#btn-pass")
     page.wait_for_function("() => window.mustamaija.welcomes === 2")
     # The server took the pass once; the page shows it and is free to act again.
@@ -508,7 +551,7 @@ def test_an_action_whose_answer_is_lost_with_the_connection_does_not_hang_the_pa
     assert len(_state(page)["state"]["passed"]) == 3
     assert _wait_turn_or_end(page) == "turn"
     version = _state(page)["meta"]["version"]
-    page.locator("#hand button.card.playable:not([disabled])").first.click()
+    _tap(page.locator("#hand button.card.playable:not([disabled])").first)
     page.wait_for_function(f"() => window.mustamaija.meta.version > {version} && !window.mustamaija.pending")
     page.close()
     assert not errors, errors

@@ -25,6 +25,7 @@ from test_web_browser import (  # pytest finds the fixtures (server, browser) by
     _lead,
     _seat_page,
     _state,
+    _tap,
     _watch_errors,
     browser,  # noqa: F401
     server,  # noqa: F401
@@ -148,11 +149,11 @@ def _play_trick_hand(page: Page) -> int:
         if legal["kind"] == "pass":
             def pass_cards(count: int = legal["count"]) -> None:
                 for card in page.locator("#hand button.card").all()[:count]:
-                    card.click()
+                    _tap(card)
                 page.click("#btn-pass")
             _act_and_wait(page, pass_cards)
         else:
-            _act_and_wait(page, lambda: page.locator("#hand button.card.playable:not([disabled])").first.click())
+            _act_and_wait(page, lambda: _tap(page.locator("#hand button.card.playable:not([disabled])").first))
             plays += 1
     return plays
 
