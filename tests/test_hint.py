@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from mustamaija.core.cards import cards_mask
 from mustamaija.core.errors import MustamaijaError
 from mustamaija.games.mustamaija import Beat, Declare, Lead, Record, Rules, State, sample_state
 from mustamaija.games.mustamaija.analysis import HintResult, hint
@@ -84,6 +85,20 @@ def test_three_seats_every_card_known() -> None:
     h = hint(s)
     assert h.method == "solver"
     assert (h.best is not None and h.best.safe) is solve(s).attacker_safe
+
+
+def test_a_defence_counts_the_cards_on_the_table_before_it_goes_to_the_solver() -> None:
+    # Nine cards in three hands and three led: whatever is not beaten is picked up, so the solver would play a
+    # twelve-card, three-holder endgame on, which took it seconds here and can take it minutes. A review of a deal of
+    # random bots met this very position and held its search worker for 5 s, so the hint searches it instead; with
+    # nothing on the table, nine cards in hand are the solver's.
+    s = State.from_position([["3S", "JS", "2H", "2D", "6D", "7D"], ["5S", "7S", "JD"], ["QS", "4D", "QD"]],
+                            attacker=0, trump_suit=3)
+    s.play(Lead(0, cards_mask("2D 6D 7D")))
+    h = hint(s, iters=200)
+    assert h.method == "pimc" and not h.exact and h.phase == "defend" and h.seat == 1
+    small = State.from_position([["3S", "JS", "2H"], ["5S", "7S", "JD"], ["QS", "4D", "QD"]], attacker=0, trump_suit=3)
+    assert hint(small).method == "solver"
 
 
 def test_a_marriage_to_declare_is_a_candidate() -> None:

@@ -11,9 +11,10 @@ lead is proved safe or not (safe: the seat makes sure of not being the
 Mustamaija whatever the others do); as defender, each class of defences
 (defences that leave the same position up to renaming cards) is proved safe
 or not. Unless forced (``method="solver"``) this is done up to
-:data:`MAX_EXACT_TWO` cards in hand with two holders and
+:data:`MAX_EXACT_TWO` cards in hand and on the table with two holders and
 :data:`MAX_EXACT_MORE` with more (bigger positions could take the solver
-long, so the hint searches instead). Nothing here reads a card the seat
+long, so the hint searches instead; a defence counts the led cards, which
+it picks up unless it beats them). Nothing here reads a card the seat
 cannot see: the view determines every hand.
 
 **Solving.** ``mustamaija solve`` reads a position (``mustamaija-position/1``
@@ -68,9 +69,10 @@ GAME_NAME: Final = "mustamaija"
 DEFAULT_ITERS: Final = 200
 """Playouts of a hint asked for with a time limit, as the web app and the terminal do (at most that many)."""
 MAX_EXACT_TWO: Final = 20
-"""The solver is used for two holders up to this many cards in hand (beyond, a search: the solver could take long)."""
+"""The solver is used for two holders up to this many cards in hand and on the table (beyond, a search: the solver
+could take long)."""
 MAX_EXACT_MORE: Final = 9
-"""The solver is used for three or more holders up to this many cards in hand."""
+"""The solver is used for three or more holders up to this many cards in hand and on the table."""
 _MAX_DEFENCES: Final = 100_000
 SUIT_WORDS: Final = ("spades", "hearts", "diamonds", "clubs")
 
@@ -96,7 +98,7 @@ class EndgameAnalysis:
             if force:
                 raise MustamaijaError("the solver needs a talon-empty position where the seat knows every hand")
             return None
-        if not force and not _small_enough(hands):
+        if not force and not _small_enough(hands, view.led):
             return None
         return _exact(view, hands, you)
 
@@ -146,9 +148,14 @@ def _known_hands(view: View) -> tuple[int, ...] | None:
     return tuple(hands)
 
 
-def _small_enough(hands: tuple[int, ...]) -> bool:
+def _small_enough(hands: tuple[int, ...], table: int) -> bool:
+    """Return whether the solver takes the position at once: the cards in hand and on the ``table`` count.
+
+    The led cards a defence leaves unbeaten are picked up, so the solver plays on with them: a defence with 9
+    cards in three hands and 3 on the table is a 12-card problem, which may take the solver minutes.
+    """
     holders = sum(1 for h in hands if h)
-    total = sum(h.bit_count() for h in hands)
+    total = sum(h.bit_count() for h in hands) + table.bit_count()
     return total <= (MAX_EXACT_TWO if holders <= 2 else MAX_EXACT_MORE)
 
 
