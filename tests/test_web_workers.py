@@ -93,3 +93,37 @@ def test_sigterm_stops_the_server_and_every_child_while_a_search_bot_thinks(tmp_
         assert not [pid for pid in children if _alive(pid)], "a child of the server outlived it"
     finally:
         server.stop()
+
+
+def dying_worker() -> None:
+    """End the worker process at once, as the system's memory killer would."""
+    os._exit(9)
+
+
+def test_a_search_worker_that_dies_is_replaced_and_the_search_runs_again() -> None:
+    # A dead worker breaks its whole pool: without a new pool, every later search bot and hint of the server
+    # would fail (the bots falling back to random play) until a restart.
+    async def go() -> tuple[int, int, int]:
+        runner = BotRunner(workers=1)
+        try:
+            first, _, _ = await runner.search("a table", napping_worker, 0.0)
+            pool = runner._processes
+            assert pool is not None
+            broken = pool.executor
+            died = asyncio.ensure_future(runner.search("another table", dying_worker))
+            # The dying search is run again in the new pool, and dies there too: its error reaches its caller.
+            try:
+                await died
+            except Exception as e:
+                assert type(e).__name__ == "BrokenProcessPool", e
+            else:
+                raise AssertionError("a search whose worker died twice gave no error")
+            second, _, _ = await runner.search("a table", napping_worker, 0.0)
+            assert runner._processes is not None and runner._processes.executor is not broken
+            third, _, _ = await runner.search("a table", napping_worker, 0.0)
+            return first, second, third
+        finally:
+            runner.close()
+
+    first, second, third = asyncio.run(go())
+    assert first != second == third, "a new worker took over, and it stays"

@@ -18,8 +18,10 @@ interpreter lock.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
 from mustamaija.core.errors import MustamaijaError
@@ -32,6 +34,8 @@ from mustamaija.web.errors import ApiError
 from mustamaija.workers import WorkerPool
 
 __all__ = ["CHEAP_BOTS", "BotRunner", "bot_action", "cheap_action", "check_bot", "fair_bots", "is_cheap", "levels_json"]
+
+log = logging.getLogger("mustamaija.web")
 
 CHEAP_BOTS: Final = ("random", "heuristic")
 """Bots quick enough to choose on the event loop: about 0.1 ms a move as a rule. The heuristic's exact play of small
@@ -163,19 +167,35 @@ class BotRunner:
         return result
 
     async def search(self, table: str, func: Any, *args: Any) -> Any:
-        """Run a search (a search bot's choice, a hint) for ``table`` in the process pool, one at a time per table."""
+        """Run a search (a search bot's choice, a hint) for ``table`` in the process pool, one at a time per table.
+
+        A worker that died (killed by the system for memory, say) breaks the whole pool, and every later search
+        would fail with it: the broken pool is stopped and a new one started, and the search is run once more.
+        """
         turn, count = self._turns.get(table) or (asyncio.Lock(), 0)
         self._turns[table] = (turn, count + 1)
         try:
             async with turn:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._process_pool(), func, *args)
+                pool = self._process_pool()
+                try:
+                    return await loop.run_in_executor(pool, func, *args)
+                except BrokenProcessPool:
+                    self._replace(pool)
+                    return await loop.run_in_executor(self._process_pool(), func, *args)
         finally:
             turn, count = self._turns[table]
             if count <= 1:  # Forget idle tables, so that finished ones leave nothing behind.
                 del self._turns[table]
             else:
                 self._turns[table] = (turn, count - 1)
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """Stop a broken pool, unless another search has replaced it already; the next search starts a new one."""
+        if self._processes is not None and self._processes.executor is broken:
+            log.warning("a search worker died: its pool is replaced")
+            self._processes.stop()
+            self._processes = None
 
     def close(self) -> None:
         """Stop the pool: queued work is dropped, and search workers are stopped, not waited for."""
