@@ -16,6 +16,17 @@ def test_serve_options_have_test_friendly_defaults() -> None:
     assert build_parser().parse_args(["serve", "--open-browser", "--no-browser"]).open_browser is False
 
 
+def test_serve_tells_the_servers_own_search_timeout(capsys: pytest.CaptureFixture[str]) -> None:
+    # The flag's default is the server's (the web extra is not imported to build the parser), and its help says it.
+    from mustamaija.web.config import SEARCH_TIMEOUT, ServerConfig
+
+    assert build_parser().parse_args(["serve"]).search_timeout is None
+    assert ServerConfig().search_timeout == SEARCH_TIMEOUT
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--help"])
+    assert f"(default {SEARCH_TIMEOUT:g};" in " ".join(capsys.readouterr().out.split())
+
+
 def test_serve_refuses_bad_settings_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--bot-pace", "-1"]) == 2
     assert "--bot-pace must not be negative" in capsys.readouterr().err
@@ -24,6 +35,9 @@ def test_serve_refuses_bad_settings_clearly(capsys: pytest.CaptureFixture[str]) 
     for cap in ("0", "nan", "1000"):
         assert main(["serve", "--hint-seconds", cap]) == 2
         assert "--hint-seconds must be from 0.1 to 60" in capsys.readouterr().err
+    for cap in ("1", "nan", "1e9"):
+        assert main(["serve", "--search-timeout", cap]) == 2
+        assert "--search-timeout must be from 10 to 86400" in capsys.readouterr().err
     assert main(["serve", "--db", "nosuchdb://x"]) == 2
     assert "cannot open the database 'nosuchdb://x'" in capsys.readouterr().err
 

@@ -123,3 +123,24 @@ def test_a_search_worker_that_dies_is_replaced_and_the_search_runs_again() -> No
 
     first, second, third = asyncio.run(go())
     assert first != second == third, "a new worker took over, and it stays"
+
+
+def test_a_search_past_its_timeout_has_its_stuck_worker_replaced() -> None:
+    # A stuck worker would hold its table's turn, and with one worker every table's search bots, for good.
+    async def go() -> tuple[int, int, float]:
+        runner = BotRunner(workers=1, timeout=0.5)
+        try:
+            stuck, _, _ = await runner.search("a table", napping_worker, 0.0)
+            started = time.monotonic()
+            with pytest.raises(TimeoutError):
+                await runner.search("a table", napping_worker, 30.0)
+            waited = time.monotonic() - started
+            fresh, _, _ = await runner.search("a table", napping_worker, 0.0)
+            assert not runner._turns, "the table's turn is free again"
+            return stuck, fresh, waited
+        finally:
+            runner.close()
+
+    stuck, fresh, waited = asyncio.run(go())
+    assert stuck != fresh and waited < 10, "the stuck worker was stopped and a new one took over"
+    assert not _alive(stuck), "the stuck worker is gone"

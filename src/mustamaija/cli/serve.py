@@ -53,6 +53,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--review-iters", type=int, default=DEFAULT_ITERS, metavar="N",
                    help=f"playouts of a deal review's search at each decision (default {DEFAULT_ITERS}, the expert "
                    "level's, as mustamaija review's)")
+    p.add_argument("--search-timeout", type=float, default=None, metavar="SECONDS",
+                   help="the most wall-clock time one search in the pool may take before its worker is taken for "
+                   "stuck and replaced, a safety net (default 300; a large --review-iters may need more)")
     p.add_argument("--open-browser", dest="open_browser", action="store_true", default=False,
                    help="open the lobby in a web browser")
     p.add_argument("--no-browser", dest="open_browser", action="store_false", help="do not open a browser (the default)")
@@ -88,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         raise MustamaijaError("--review-iters must be from 1 to 100000")
     if not 0.1 <= args.hint_seconds <= 60:
         raise MustamaijaError("--hint-seconds must be from 0.1 to 60")
+    if args.search_timeout is not None and not 10 <= args.search_timeout <= 86_400:
+        raise MustamaijaError("--search-timeout must be from 10 to 86400")
     db = database_url(args.db) if args.db else default_db_url(Path(args.data_dir) if args.data_dir else None)
     try:
         sock = socket.create_server((args.host, args.port), reuse_port=False)
@@ -99,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
     config = ServerConfig(db_url=db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
                           takeover_after=args.takeover_after, bot_workers=args.bot_workers, review_iters=args.review_iters,
                           hint_seconds=args.hint_seconds, advertise=args.advertise or url)
+    if args.search_timeout is not None:
+        config.search_timeout = args.search_timeout
     try:
         app = create_app(config)
     except Exception as e:  # A bad database URL or an unreachable server: say which.

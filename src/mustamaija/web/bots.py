@@ -30,6 +30,7 @@ from mustamaija.core.registry import get_game
 from mustamaija.players.levels import describe_bot, levels, make_player, resolve_level
 from mustamaija.players.play import next_action
 from mustamaija.players.registry import bot_names, parse_bot_spec
+from mustamaija.web.config import SEARCH_TIMEOUT
 from mustamaija.web.errors import ApiError
 from mustamaija.workers import WorkerPool
 
@@ -150,8 +151,10 @@ class BotRunner:
     tables in turn and no table can starve another, however many hints or bots it asks for.
     """
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, timeout: float = SEARCH_TIMEOUT) -> None:
         self.workers = max(1, workers)
+        self.timeout = timeout
+        """Seconds of wall-clock time a search may take before its pool is taken for stuck (:meth:`search`)."""
         self._processes: WorkerPool | None = None
         self._turns: dict[str, tuple[asyncio.Lock, int]] = {}  # A table's lock, and the searches using it.
 
@@ -171,6 +174,9 @@ class BotRunner:
 
         A worker that died (killed by the system for memory, say) breaks the whole pool, and every later search
         would fail with it: the broken pool is stopped and a new one started, and the search is run once more.
+        A search still running after :attr:`timeout` seconds means a stuck worker, which would hold its table (and,
+        with one worker, every table) for good: its pool is stopped and replaced, and the search raises
+        ``TimeoutError`` (the searches of other tables in that pool run once more in the new one).
         """
         turn, count = self._turns.get(table) or (asyncio.Lock(), 0)
         self._turns[table] = (turn, count + 1)
@@ -179,10 +185,13 @@ class BotRunner:
                 loop = asyncio.get_running_loop()
                 pool = self._process_pool()
                 try:
-                    return await loop.run_in_executor(pool, func, *args)
+                    return await asyncio.wait_for(loop.run_in_executor(pool, func, *args), self.timeout)
                 except BrokenProcessPool:
-                    self._replace(pool)
-                    return await loop.run_in_executor(self._process_pool(), func, *args)
+                    self._replace(pool, "a search worker died")
+                    return await asyncio.wait_for(loop.run_in_executor(self._process_pool(), func, *args), self.timeout)
+                except TimeoutError:
+                    self._replace(pool, f"a search ran past {self.timeout:g} s")
+                    raise
         finally:
             turn, count = self._turns[table]
             if count <= 1:  # Forget idle tables, so that finished ones leave nothing behind.
@@ -190,10 +199,10 @@ class BotRunner:
             else:
                 self._turns[table] = (turn, count - 1)
 
-    def _replace(self, broken: ProcessPoolExecutor) -> None:
+    def _replace(self, broken: ProcessPoolExecutor, why: str) -> None:
         """Stop a broken pool, unless another search has replaced it already; the next search starts a new one."""
         if self._processes is not None and self._processes.executor is broken:
-            log.warning("a search worker died: its pool is replaced")
+            log.warning("%s: its pool is replaced", why)
             self._processes.stop()
             self._processes = None
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 import platformdirs
 
 from mustamaija.search.review import DEFAULT_ITERS as DEFAULT_REVIEW_ITERS
 
-__all__ = ["ServerConfig", "data_dir", "default_db_url"]
+__all__ = ["SEARCH_TIMEOUT", "ServerConfig", "data_dir", "default_db_url"]
 
 
 def data_dir() -> Path:
@@ -26,6 +27,11 @@ def data_dir() -> Path:
     if explicit:
         return Path(explicit)
     return Path(platformdirs.user_data_dir("mustamaija", appauthor=False))
+
+
+SEARCH_TIMEOUT: Final = 300.0
+"""Seconds a search may run in the pool before it is taken for stuck: far beyond any bounded search (a bot's or a
+hint's at most a few seconds, a review's decision seconds at the default budget)."""
 
 
 def default_db_url(directory: Path | None = None) -> str:
@@ -53,6 +59,8 @@ class ServerConfig:
     hint_seconds: float = 2.0
     """The most wall-clock time a hint may take: a safety net only, as a hint is a number of playouts
     (:data:`~mustamaija.search.hints.TABLE_PLAYOUTS`), about 0.1–0.7 s of a core."""
+    search_timeout: float = SEARCH_TIMEOUT
+    """Seconds a search in the pool may run before its worker is taken for stuck and replaced (a safety net)."""
     review_iters: int = DEFAULT_REVIEW_ITERS
     """Playouts of a deal review's search at each decision: ``mustamaija review``'s budget, the ``expert`` level's."""
     max_body: int = 64 * 1024

@@ -132,7 +132,7 @@ class TableManager:
     def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
         self.config = config
         self.store = store or Store(config.db_url)
-        self.runner = BotRunner(config.bot_workers)
+        self.runner = BotRunner(config.bot_workers, config.search_timeout)
         self.tables: dict[str, LiveTable] = {}
         self.subscribers: dict[str, set[Subscriber]] = {}
         self.chats: dict[str, ChatRoom] = {}  # In memory only: chat leaves with its table.
