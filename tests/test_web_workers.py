@@ -144,3 +144,20 @@ def test_a_search_past_its_timeout_has_its_stuck_worker_replaced() -> None:
     stuck, fresh, waited = asyncio.run(go())
     assert stuck != fresh and waited < 10, "the stuck worker was stopped and a new one took over"
     assert not _alive(stuck), "the stuck worker is gone"
+
+
+def test_searches_waiting_behind_others_are_not_taken_for_stuck() -> None:
+    # Five tables' searches of 0.12 s on one worker with a 0.5 s limit: the last is done 0.6 s after it was asked
+    # for, having waited behind the others, which is a busy server's queue, not a stuck worker. (The pool hands
+    # the workers one call ahead, so a search's time counts from at most one search before its own start.)
+    async def go() -> list[tuple[int, float, float]]:
+        runner = BotRunner(workers=1, timeout=0.5)
+        try:
+            await runner.search("warm-up", napping_worker, 0.0)
+            return list(await asyncio.gather(*(runner.search(f"table {i}", napping_worker, 0.12) for i in range(5))))
+        finally:
+            runner.close()
+
+    naps = asyncio.run(go())
+    assert len({pid for pid, _, _ in naps}) == 1, "one worker ran them all: its pool was never replaced"
+    assert max(end for _, _, end in naps) - min(start for _, start, _ in naps) > 0.55, "they ran one after another"

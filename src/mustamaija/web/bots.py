@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -176,28 +177,46 @@ class BotRunner:
         would fail with it: the broken pool is stopped and a new one started, and the search is run once more.
         A search still running after :attr:`timeout` seconds means a stuck worker, which would hold its table (and,
         with one worker, every table) for good: its pool is stopped and replaced, and the search raises
-        ``TimeoutError`` (the searches of other tables in that pool run once more in the new one).
+        ``TimeoutError`` (the searches of other tables in that pool run once more in the new one). The time
+        counts from when the pool starts the search, not while it waits behind other tables' searches, so a busy
+        server's queue is never taken for a stuck worker.
         """
         turn, count = self._turns.get(table) or (asyncio.Lock(), 0)
         self._turns[table] = (turn, count + 1)
         try:
             async with turn:
-                loop = asyncio.get_running_loop()
                 pool = self._process_pool()
                 try:
-                    return await asyncio.wait_for(loop.run_in_executor(pool, func, *args), self.timeout)
+                    return await self._run(pool, func, *args)
                 except BrokenProcessPool:
                     self._replace(pool, "a search worker died")
-                    return await asyncio.wait_for(loop.run_in_executor(self._process_pool(), func, *args), self.timeout)
-                except TimeoutError:
-                    self._replace(pool, f"a search ran past {self.timeout:g} s")
-                    raise
+                    return await self._run(self._process_pool(), func, *args)
         finally:
             turn, count = self._turns[table]
             if count <= 1:  # Forget idle tables, so that finished ones leave nothing behind.
                 del self._turns[table]
             else:
                 self._turns[table] = (turn, count - 1)
+
+    async def _run(self, pool: ProcessPoolExecutor, func: Any, *args: Any) -> Any:
+        """Return ``func(*args)`` run in ``pool``; past :attr:`timeout` seconds of running, replace the pool and raise."""
+        future = pool.submit(func, *args)
+        waiting = asyncio.wrap_future(future)
+        # Once given up on, its outcome (the error of a stopped worker, say) is read, so that nobody is warned of it.
+        waiting.add_done_callback(lambda f: f.cancelled() or f.exception())
+        watch = min(1.0, self.timeout / 4)
+        running_since: float | None = None
+        while True:
+            done, _ = await asyncio.wait({waiting}, timeout=watch)
+            if done:
+                return waiting.result()
+            now = time.monotonic()
+            if running_since is None:
+                if future.running():  # Handed to the workers: it runs, or is next (the pool queues one call ahead).
+                    running_since = now
+            elif now - running_since > self.timeout:
+                self._replace(pool, f"a search ran past {self.timeout:g} s")
+                raise TimeoutError(f"the search ran past {self.timeout:g} s: its worker was stopped")
 
     def _replace(self, broken: ProcessPoolExecutor, why: str) -> None:
         """Stop a broken pool, unless another search has replaced it already; the next search starts a new one."""
