@@ -29,6 +29,7 @@ GC_THRESHOLDS: Final = (10_000, 20, 100)
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the subcommand."""
     from mustamaija.search.review import DEFAULT_ITERS
+    from mustamaija.web.config import SEARCH_TIMEOUT  # Without the web extra: the config needs none of it.
 
     p = sub.add_parser("serve", help="start the web app: tables in the browser with friends and bots",
                        description="Start the web app and print its URL. Games are kept in a database "
@@ -53,9 +54,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--review-iters", type=int, default=DEFAULT_ITERS, metavar="N",
                    help=f"playouts of a deal review's search at each decision (default {DEFAULT_ITERS}, the expert "
                    "level's, as mustamaija review's)")
-    p.add_argument("--search-timeout", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--search-timeout", type=float, default=SEARCH_TIMEOUT, metavar="SECONDS",
                    help="the most wall-clock time one search in the pool may take before its worker is taken for "
-                   "stuck and replaced, a safety net (default 300; a large --review-iters may need more)")
+                   f"stuck and replaced, a safety net (default {SEARCH_TIMEOUT:g}; a large --review-iters may need more)")
     p.add_argument("--open-browser", dest="open_browser", action="store_true", default=False,
                    help="open the lobby in a web browser")
     p.add_argument("--no-browser", dest="open_browser", action="store_false", help="do not open a browser (the default)")
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         raise MustamaijaError("--review-iters must be from 1 to 100000")
     if not 0.1 <= args.hint_seconds <= 60:
         raise MustamaijaError("--hint-seconds must be from 0.1 to 60")
-    if args.search_timeout is not None and not 10 <= args.search_timeout <= 86_400:
+    if not 10 <= args.search_timeout <= 86_400:
         raise MustamaijaError("--search-timeout must be from 10 to 86400")
     db = database_url(args.db) if args.db else default_db_url(Path(args.data_dir) if args.data_dir else None)
     try:
@@ -103,9 +104,8 @@ def run(args: argparse.Namespace) -> int:
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
     config = ServerConfig(db_url=db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
                           takeover_after=args.takeover_after, bot_workers=args.bot_workers, review_iters=args.review_iters,
-                          hint_seconds=args.hint_seconds, advertise=args.advertise or url)
-    if args.search_timeout is not None:
-        config.search_timeout = args.search_timeout
+                          hint_seconds=args.hint_seconds, search_timeout=args.search_timeout,
+                          advertise=args.advertise or url)
     try:
         app = create_app(config)
     except Exception as e:  # A bad database URL or an unreachable server: say which.

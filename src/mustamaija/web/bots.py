@@ -222,8 +222,7 @@ class BotRunner:
         """Stop a broken pool, unless another search has replaced it already; the next search starts a new one."""
         if self._processes is not None and self._processes.executor is broken:
             log.warning("%s: its pool is replaced", why)
-            self._processes.stop()
-            self._processes = None
+            self.close()
 
     def close(self) -> None:
         """Stop the pool: queued work is dropped, and search workers are stopped, not waited for."""
