@@ -98,7 +98,7 @@ class Cluster:
         self._conn.execute("SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3")
 
     def close(self) -> None:
-        """Leave the cluster: release every lock (by closing the connection) and remove this server's row."""
+        """Leave the cluster: remove this server's rows, release every lock and close the lock connection."""
         try:
             with self.store.engine.begin() as conn:
                 conn.execute(OWNERS.delete().where(OWNERS.c.server_id == self.server_id))
@@ -106,6 +106,11 @@ class Cluster:
         except Exception:  # The database may be gone: the locks go with the connection all the same.
             log.warning("could not remove this server from the cluster's tables", exc_info=True)
         if self._conn is not None:
+            # Released here, before the connection closes: PostgreSQL frees a closed session's locks only once its
+            # backend has ended, a moment later, and a server started at once on the same database found its tables
+            # still locked by nobody it could relay to.
+            with contextlib.suppress(Exception):  # The database may be gone: then so are the locks.
+                self._conn.execute("SELECT pg_advisory_unlock_all()")
             self._conn.close()
             self._conn = None
         self.held.clear()
