@@ -41,3 +41,20 @@ def test_the_owner_exits_after_a_worker_died_halfway_through_sending_a_result(tm
         out, err = child.communicate()
         raise AssertionError(f"the owner hung at exit after stopping its pool: {out!r} {err!r}") from None
     assert child.returncode == 0 and out == "stopped\n", (child.returncode, out, err)
+
+
+def test_a_stopped_pool_has_no_manager_thread_left_for_the_exit_hook() -> None:
+    # At interpreter exit concurrent.futures writes to each pool manager's wake-up pipe without a lock, while a
+    # manager still ending closes that pipe: the hook then failed with EBADF after a Ctrl-C'd tournament. Once
+    # stop() returns, the manager has ended and closed it, so the hook finds it closed and writes nothing.
+    from mustamaija.workers import WorkerPool
+
+    pool = WorkerPool(2)
+    assert pool.executor.submit(sum, [1, 2]).result(timeout=60) == 3
+    manager = pool.executor._executor_manager_thread  # type: ignore[attr-defined]
+    wakeup = pool.executor._executor_manager_thread_wakeup  # type: ignore[attr-defined]
+    assert manager is not None and manager.is_alive()
+    pool.executor.submit(sum, [3, 4])
+    pool.stop()
+    assert not manager.is_alive() and wakeup._closed
+    wakeup.wakeup()  # What the exit hook does: a closed wake-up is left alone.

@@ -93,6 +93,7 @@ def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0, spared: Collecti
     """Cancel a pool's queued work and end its worker processes now (terminate, then kill), reaping every one."""
     processes = pool_processes(pool, spared)
     results = getattr(pool, "_result_queue", None)  # Read before the shutdown, which drops it.
+    manager = getattr(pool, "_executor_manager_thread", None)  # The same.
     pool.shutdown(wait=False, cancel_futures=True)
     _close_write_end(results)
     for process in processes:
@@ -105,6 +106,11 @@ def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0, spared: Collecti
             process.kill()
             process.join()
         _await_exit_code(process)
+    if manager is not None and manager is not threading.current_thread():
+        # The manager thread closes its wake-up pipe as it ends; at interpreter exit the pools' exit hook writes to
+        # that pipe without a lock, and a manager still ending then makes the hook fail with EBADF (a traceback
+        # after a Ctrl-C'd tournament). With every worker gone it ends at once.
+        manager.join(max(0.0, deadline - time.monotonic()) + grace)
 
 
 def _close_write_end(results: object) -> None:
