@@ -110,7 +110,7 @@ def stop_workers(pool: ProcessPoolExecutor, grace: float = 5.0, spared: Collecti
         # The manager thread closes its wake-up pipe as it ends; at interpreter exit the pools' exit hook writes to
         # that pipe without a lock, and a manager still ending then makes the hook fail with EBADF (a traceback
         # after a Ctrl-C'd tournament). With every worker gone it ends at once.
-        manager.join(max(0.0, deadline - time.monotonic()) + grace)
+        manager.join(grace)
 
 
 def _close_write_end(results: object) -> None:
