@@ -513,8 +513,8 @@ def test_a_review_asked_without_waiting_says_how_far_it_is_until_it_is_made() ->
             progress = r.json()["progress"]
             seen.append(progress["done"])
             assert progress["total"] in (0, actions) and 0 <= progress["done"] <= progress["total"]
-            assert time.monotonic() < deadline + 120, (f"the review never came: {progress} of {actions} decisions judged; "
-                                                              f"record {json.dumps(record)}")
+            assert time.monotonic() < deadline + 120, (
+                f"the review never came: {progress} of {actions} decisions judged; record {json.dumps(record)}")
             time.sleep(0.05)
         assert r.status_code == 200 and seen == sorted(seen) and any(seen), seen
         review = r.json()["review"]
