@@ -7,6 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from mustamaija.workers import WorkerPool
+
 # A worker killed while it sends a result leaves half a message in the result pipe: the pool's manager thread
 # waits in recv() for the rest, and the interpreter joins that thread at exit. The worker below puts the pipe in
 # that state on purpose (a length header and part of the message, then death), which a stopped tournament hit
@@ -47,8 +49,6 @@ def test_a_stopped_pool_has_no_manager_thread_left_for_the_exit_hook() -> None:
     # At interpreter exit concurrent.futures writes to each pool manager's wake-up pipe without a lock, while a
     # manager still ending closes that pipe: the hook then failed with EBADF after a Ctrl-C'd tournament. Once
     # stop() returns, the manager has ended and closed it, so the hook finds it closed and writes nothing.
-    from mustamaija.workers import WorkerPool
-
     pool = WorkerPool(2)
     assert pool.executor.submit(sum, [1, 2]).result(timeout=60) == 3
     manager = pool.executor._executor_manager_thread  # type: ignore[attr-defined]
