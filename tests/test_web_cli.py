@@ -16,14 +16,17 @@ def test_serve_options_have_test_friendly_defaults() -> None:
     assert build_parser().parse_args(["serve", "--open-browser", "--no-browser"]).open_browser is False
 
 
-def test_serve_tells_the_servers_own_search_timeout(capsys: pytest.CaptureFixture[str]) -> None:
-    # The flag's default is the server's own, and its help says it.
-    from mustamaija.web.config import SEARCH_TIMEOUT, ServerConfig
+def test_serve_tells_the_servers_own_search_timeouts(capsys: pytest.CaptureFixture[str]) -> None:
+    # The flags' defaults are the server's own, and its help says them.
+    from mustamaija.web.config import MOVE_TIMEOUT, SEARCH_TIMEOUT, ServerConfig
 
-    assert build_parser().parse_args(["serve"]).search_timeout == SEARCH_TIMEOUT == ServerConfig().search_timeout
+    args = build_parser().parse_args(["serve"])
+    assert args.search_timeout == SEARCH_TIMEOUT == ServerConfig().search_timeout
+    assert args.move_timeout == MOVE_TIMEOUT == ServerConfig().move_timeout < SEARCH_TIMEOUT
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--help"])
-    assert f"(default {SEARCH_TIMEOUT:g};" in " ".join(capsys.readouterr().out.split())
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default {SEARCH_TIMEOUT:g};" in text and f"(default {MOVE_TIMEOUT:g};" in text
 
 
 def test_serve_refuses_bad_settings_clearly(capsys: pytest.CaptureFixture[str]) -> None:
@@ -37,6 +40,9 @@ def test_serve_refuses_bad_settings_clearly(capsys: pytest.CaptureFixture[str]) 
     for cap in ("1", "nan", "1e9"):
         assert main(["serve", "--search-timeout", cap]) == 2
         assert "--search-timeout must be from 10 to 86400" in capsys.readouterr().err
+    for cap in ("1", "nan", "301"):
+        assert main(["serve", "--move-timeout", cap]) == 2
+        assert "--move-timeout must be from 10 to --search-timeout" in capsys.readouterr().err
     assert main(["serve", "--db", "nosuchdb://x"]) == 2
     assert "cannot open the database 'nosuchdb://x'" in capsys.readouterr().err
 

@@ -14,6 +14,18 @@ group, and the owner stops its workers itself) and end with their owner;
 >>> pool.stop()
 >>> len(workers), [p for p in workers if p.is_alive()]
 (1, [])
+
+A pool made with ``starts=True`` also says when each call begins to run:
+the executor hands its workers one call ahead of the one running, so a
+submitted call's ``running()`` is true while it may still be waiting, and
+only the worker knows when it starts. :meth:`WorkerPool.submit_reported`
+tags a call, and :meth:`WorkerPool.started` returns the tags of the calls
+begun since it was last asked.
+
+>>> pool = WorkerPool(1, starts=True)
+>>> pool.submit_reported(7, pow, 3, 3).result(), pool.started()
+(27, [7])
+>>> pool.stop()
 """
 
 from __future__ import annotations
@@ -24,20 +36,29 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Collection
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Collection
+from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.process import BaseProcess
+from multiprocessing.queues import SimpleQueue
+from typing import Any, TypeVar
 
 __all__ = ["WorkerPool", "pool_processes", "stop_workers"]
 
+T = TypeVar("T")
 
-def _start_worker() -> None:
+_starts: SimpleQueue[int] | None = None
+"""In a worker of a pool made with ``starts=True``: where it tells its owner which call it begins."""
+
+
+def _start_worker(starts: SimpleQueue[int] | None = None) -> None:
     """Make a worker ignore Ctrl-C, and end when its owner ends, however that happens.
 
     Ctrl-C reaches the whole process group: the pool's owner stops its workers itself. An owner
     killed outright (``kill -9``, the OOM killer) cannot, and a worker would live on, blocked on
     a queue it holds both ends of; so a thread waits for the owner's end and then ends the worker.
     """
+    global _starts
+    _starts = starts
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     owner = multiprocessing.parent_process()
     if owner is not None:
@@ -49,6 +70,13 @@ def _end_with(sentinel: int) -> None:
     os._exit(1)
 
 
+def _reported(tag: int, func: Callable[..., T], *args: Any) -> T:
+    """Tell the owner that the call tagged ``tag`` begins, then make it (in a worker)."""
+    if _starts is not None:
+        _starts.put(tag)
+    return func(*args)
+
+
 class WorkerPool:
     """A pool of spawned worker processes, which ignore Ctrl-C, and which :meth:`stop` ends at once.
 
@@ -56,16 +84,35 @@ class WorkerPool:
     would inherit their locks.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, starts: bool = False) -> None:
         #: This process's children from before the pool existed: :meth:`stop` leaves them alone.
         self.spared: frozenset[BaseProcess] = frozenset(multiprocessing.active_children())
+        context = multiprocessing.get_context("spawn")
+        self._starts: SimpleQueue[int] | None = context.SimpleQueue() if starts else None
         #: The executor to submit work to.
-        self.executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_start_worker)
+        self.executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                                            initargs=(self._starts,))
+
+    def submit_reported(self, tag: int, func: Callable[..., T], *args: Any) -> Future[T]:
+        """Submit ``func(*args)``, to be reported by :meth:`started` as ``tag`` once a worker begins it."""
+        if self._starts is None:
+            raise ValueError("this pool was made without starts=True: it reports no starts")
+        return self.executor.submit(_reported, tag, func, *args)
+
+    def started(self) -> list[int]:
+        """Return the tags of the reported calls that workers began since the last call, without waiting."""
+        tags: list[int] = []
+        # Only this process reads, and a worker writes a tag whole before its call runs: a tag seen is a tag read.
+        while self._starts is not None and not self._starts.empty():
+            tags.append(self._starts.get())
+        return tags
 
     def stop(self, grace: float = 5.0) -> None:
         """Drop the queued work and end the workers now (see :func:`stop_workers`)."""
         stop_workers(self.executor, grace, self.spared)
+        if self._starts is not None:
+            self._starts.close()  # The workers are gone: no tag is written or read any more.
+            self._starts = None
 
     def shutdown(self) -> None:
         """Wait for the work submitted, then end the workers: the end of a pool whose work is all done."""

@@ -29,7 +29,7 @@ GC_THRESHOLDS: Final = (10_000, 20, 100)
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the subcommand."""
     from mustamaija.search.review import DEFAULT_ITERS
-    from mustamaija.web.config import SEARCH_TIMEOUT  # Without the web extra: the config needs none of it.
+    from mustamaija.web.config import MOVE_TIMEOUT, SEARCH_TIMEOUT  # Without the web extra: the config needs none of it.
 
     p = sub.add_parser("serve", help="start the web app: tables in the browser with friends and bots",
                        description="Start the web app and print its URL. Games are kept in a database "
@@ -57,6 +57,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--search-timeout", type=float, default=SEARCH_TIMEOUT, metavar="SECONDS",
                    help="the most wall-clock time one search in the pool may take before its worker is taken for "
                    f"stuck and replaced, a safety net (default {SEARCH_TIMEOUT:g}; a large --review-iters may need more)")
+    p.add_argument("--move-timeout", type=float, default=MOVE_TIMEOUT, metavar="SECONDS",
+                   help="the same for a search bot's move or a hint, which are bounded far more tightly "
+                   f"(default {MOVE_TIMEOUT:g}; at most --search-timeout)")
     p.add_argument("--open-browser", dest="open_browser", action="store_true", default=False,
                    help="open the lobby in a web browser")
     p.add_argument("--no-browser", dest="open_browser", action="store_false", help="do not open a browser (the default)")
@@ -94,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         raise MustamaijaError("--hint-seconds must be from 0.1 to 60")
     if not 10 <= args.search_timeout <= 86_400:
         raise MustamaijaError("--search-timeout must be from 10 to 86400")
+    if not 10 <= args.move_timeout <= args.search_timeout:
+        raise MustamaijaError("--move-timeout must be from 10 to --search-timeout")
     db = database_url(args.db) if args.db else default_db_url(Path(args.data_dir) if args.data_dir else None)
     try:
         sock = socket.create_server((args.host, args.port), reuse_port=False)
@@ -105,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     config = ServerConfig(db_url=db, bot_pace=args.bot_pace, deal_pause=args.deal_pause,
                           takeover_after=args.takeover_after, bot_workers=args.bot_workers, review_iters=args.review_iters,
                           hint_seconds=args.hint_seconds, search_timeout=args.search_timeout,
-                          advertise=args.advertise or url)
+                          move_timeout=args.move_timeout, advertise=args.advertise or url)
     try:
         app = create_app(config)
     except Exception as e:  # A bad database URL or an unreachable server: say which.

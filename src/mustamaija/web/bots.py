@@ -18,10 +18,10 @@ interpreter lock.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 from collections.abc import Mapping
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
@@ -31,7 +31,7 @@ from mustamaija.core.registry import get_game
 from mustamaija.players.levels import describe_bot, levels, make_player, resolve_level
 from mustamaija.players.play import next_action
 from mustamaija.players.registry import bot_names, parse_bot_spec
-from mustamaija.web.config import SEARCH_TIMEOUT
+from mustamaija.web.config import MOVE_TIMEOUT, SEARCH_TIMEOUT
 from mustamaija.web.errors import ApiError
 from mustamaija.workers import WorkerPool
 
@@ -152,45 +152,51 @@ class BotRunner:
     tables in turn and no table can starve another, however many hints or bots it asks for.
     """
 
-    def __init__(self, workers: int = 1, timeout: float = SEARCH_TIMEOUT) -> None:
+    def __init__(self, workers: int = 1, timeout: float = SEARCH_TIMEOUT, move_timeout: float = MOVE_TIMEOUT) -> None:
         self.workers = max(1, workers)
         self.timeout = timeout
-        """Seconds of wall-clock time a search may take before its pool is taken for stuck (:meth:`search`)."""
+        """Seconds of wall-clock time a search may run before its pool is taken for stuck (:meth:`search`)."""
+        self.move_timeout = min(move_timeout, timeout)
+        """The same for a search bot's move (:meth:`choose`), which is bounded far more tightly than a review's."""
         self._processes: WorkerPool | None = None
         self._turns: dict[str, tuple[asyncio.Lock, int]] = {}  # A table's lock, and the searches using it.
+        self._tags = itertools.count()
+        self._began: dict[int, float | None] = {}  # The searches waited for: when this process heard a worker begin it.
 
-    def _process_pool(self) -> ProcessPoolExecutor:
+    def _process_pool(self) -> WorkerPool:
         if self._processes is None:
-            self._processes = WorkerPool(self.workers)
-        return self._processes.executor
+            self._processes = WorkerPool(self.workers, starts=True)
+        return self._processes
 
     async def choose(self, game: str, record: dict[str, Any], seat: int, spec: str, seed: int,
                      table: str = "") -> dict[str, Any]:
         """Return a search bot's next action in a deal of ``game`` (record JSON), thought out in the process pool."""
-        result: dict[str, Any] = await self.search(table, bot_action, game, record, seat, spec, seed)
+        result: dict[str, Any] = await self.search(table, bot_action, game, record, seat, spec, seed,
+                                                   timeout=self.move_timeout)
         return result
 
-    async def search(self, table: str, func: Any, *args: Any) -> Any:
+    async def search(self, table: str, func: Any, *args: Any, timeout: float | None = None) -> Any:
         """Run a search (a search bot's choice, a hint) for ``table`` in the process pool, one at a time per table.
 
         A worker that died (killed by the system for memory, say) breaks the whole pool, and every later search
         would fail with it: the broken pool is stopped and a new one started, and the search is run once more.
-        A search still running after :attr:`timeout` seconds means a stuck worker, which would hold its table (and,
-        with one worker, every table) for good: its pool is stopped and replaced, and the search raises
-        ``TimeoutError`` (the searches of other tables in that pool run once more in the new one). The time
-        counts from when the pool starts the search, not while it waits behind other tables' searches, so a busy
-        server's queue is never taken for a stuck worker.
+        A search still running after ``timeout`` seconds (default :attr:`timeout`) means a stuck worker, which would
+        hold its table (and, with one worker, every table) for good: its pool is stopped and replaced, and the search
+        raises ``TimeoutError`` (the searches of other tables in that pool run once more in the new one). The time
+        counts from when a worker begins the search, as the worker tells, not while it waits behind other tables'
+        searches, so a busy server's queue is never taken for a stuck worker.
         """
+        limit = self.timeout if timeout is None else timeout
         turn, count = self._turns.get(table) or (asyncio.Lock(), 0)
         self._turns[table] = (turn, count + 1)
         try:
             async with turn:
                 pool = self._process_pool()
                 try:
-                    return await self._run(pool, func, *args)
+                    return await self._run(pool, limit, func, *args)
                 except BrokenProcessPool:
                     self._replace(pool, "a search worker died")
-                    return await self._run(self._process_pool(), func, *args)
+                    return await self._run(self._process_pool(), limit, func, *args)
         finally:
             turn, count = self._turns[table]
             if count <= 1:  # Forget idle tables, so that finished ones leave nothing behind.
@@ -198,29 +204,33 @@ class BotRunner:
             else:
                 self._turns[table] = (turn, count - 1)
 
-    async def _run(self, pool: ProcessPoolExecutor, func: Any, *args: Any) -> Any:
-        """Return ``func(*args)`` run in ``pool``; past :attr:`timeout` seconds of running, replace the pool and raise."""
-        future = pool.submit(func, *args)
-        waiting = asyncio.wrap_future(future)
+    async def _run(self, pool: WorkerPool, limit: float, func: Any, *args: Any) -> Any:
+        """Return ``func(*args)`` run in ``pool``; past ``limit`` seconds of running, replace the pool and raise."""
+        tag = next(self._tags)
+        self._began[tag] = None
+        waiting = asyncio.wrap_future(pool.submit_reported(tag, func, *args))
         # Once given up on, its outcome (the error of a stopped worker, say) is read, so that nobody is warned of it.
         waiting.add_done_callback(lambda f: f.cancelled() or f.exception())
-        watch = min(1.0, self.timeout / 4)
-        running_since: float | None = None
-        while True:
-            done, _ = await asyncio.wait({waiting}, timeout=watch)
-            if done:
-                return waiting.result()
-            now = time.monotonic()
-            if running_since is None:
-                if future.running():  # Handed to the workers: it runs, or is next (the pool queues one call ahead).
-                    running_since = now
-            elif now - running_since > self.timeout:
-                self._replace(pool, f"a search ran past {self.timeout:g} s")
-                raise TimeoutError(f"the search ran past {self.timeout:g} s: its worker was stopped")
+        watch = min(1.0, limit / 4)
+        try:
+            while True:
+                done, _ = await asyncio.wait({waiting}, timeout=watch)
+                if done:
+                    return waiting.result()
+                now = time.monotonic()
+                for begun in pool.started():
+                    if begun in self._began:  # Not a search that ended before anyone heard it begin.
+                        self._began[begun] = now
+                began = self._began.get(tag)
+                if began is not None and now - began > limit:
+                    self._replace(pool, f"a search ran past {limit:g} s")
+                    raise TimeoutError(f"the search ran past {limit:g} s: its worker was stopped")
+        finally:
+            self._began.pop(tag, None)
 
-    def _replace(self, broken: ProcessPoolExecutor, why: str) -> None:
+    def _replace(self, broken: WorkerPool, why: str) -> None:
         """Stop a broken pool, unless another search has replaced it already; the next search starts a new one."""
-        if self._processes is not None and self._processes.executor is broken:
+        if self._processes is broken:
             log.warning("%s: its pool is replaced", why)
             self.close()
 
@@ -230,3 +240,4 @@ class BotRunner:
             # A worker deep in a search would keep the server process waiting for it at exit.
             self._processes.stop()
             self._processes = None
+            self._began.clear()  # Tags of the stopped pool's searches, told or not: none will end here now.

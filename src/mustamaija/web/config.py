@@ -11,7 +11,7 @@ import platformdirs
 
 from mustamaija.search.review import DEFAULT_ITERS as DEFAULT_REVIEW_ITERS
 
-__all__ = ["SEARCH_TIMEOUT", "ServerConfig", "data_dir", "default_db_url"]
+__all__ = ["MOVE_TIMEOUT", "SEARCH_TIMEOUT", "ServerConfig", "data_dir", "default_db_url"]
 
 
 def data_dir() -> Path:
@@ -32,6 +32,11 @@ def data_dir() -> Path:
 SEARCH_TIMEOUT: Final = 300.0
 """Seconds a search may run in the pool before it is taken for stuck: far beyond any bounded search (a bot's or a
 hint's at most a few seconds, a review's decision seconds at the default budget)."""
+
+MOVE_TIMEOUT: Final = 60.0
+"""Seconds a search bot's move may run in the pool before it is taken for stuck: a move's budget is at most a few
+seconds (the ``expert`` level's about one idle, a client's bot at most :attr:`ServerConfig.bot_bounds`), and a
+stuck one holds its table, so it is found long before a review's :data:`SEARCH_TIMEOUT`."""
 
 
 def default_db_url(directory: Path | None = None) -> str:
@@ -61,6 +66,8 @@ class ServerConfig:
     (:data:`~mustamaija.search.hints.TABLE_PLAYOUTS`), about 0.1–0.7 s of a core."""
     search_timeout: float = SEARCH_TIMEOUT
     """Seconds a search in the pool may run before its worker is taken for stuck and replaced (a safety net)."""
+    move_timeout: float = MOVE_TIMEOUT
+    """The same for a search bot's move: shorter, as a move is bounded far more tightly than a review."""
     review_iters: int = DEFAULT_REVIEW_ITERS
     """Playouts of a deal review's search at each decision: ``mustamaija review``'s budget, the ``expert`` level's."""
     max_body: int = 64 * 1024

@@ -132,7 +132,7 @@ class TableManager:
     def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
         self.config = config
         self.store = store or Store(config.db_url)
-        self.runner = BotRunner(config.bot_workers, config.search_timeout)
+        self.runner = BotRunner(config.bot_workers, config.search_timeout, config.move_timeout)
         self.tables: dict[str, LiveTable] = {}
         self.subscribers: dict[str, set[Subscriber]] = {}
         self.chats: dict[str, ChatRoom] = {}  # In memory only: chat leaves with its table.
@@ -573,7 +573,7 @@ class TableManager:
         self._hints += 1
         try:
             result: dict[str, Any] = await self.runner.search(table.id, hint_json, table.game.name, state.view(seat),
-                                                              self.config.hint_seconds)
+                                                              self.config.hint_seconds, timeout=self.runner.move_timeout)
         except MustamaijaError as e:  # The search cannot judge this position: say so, as any refusal.
             raise ApiError("not_playing", f"no hint for this position: {e}") from None
         finally:
